@@ -1,0 +1,64 @@
+"""Rules engines for Cup the Crab and Crabe vs Poulpe, compiled with Cython.
+
+Every game offers the same interface (see `core.interface.GameState`), so callers
+such as the HTTP service or a search AI never need to know which game runs::
+
+    import core
+    state = core.new_game("cup-the-crab", 3, seed=7)
+    seat = state.to_move[0]
+    state.apply(seat, state.legal_moves(seat)[0])
+    state.view(seat)
+"""
+
+from typing import Any
+
+from core import _codec, cupcrab
+from core.errors import IllegalMove, InvalidState
+from core.interface import GameState
+
+__all__ = ["GAMES", "GameState", "IllegalMove", "InvalidState", "from_bytes",
+           "from_snapshot", "new_game", "random_playouts"]
+
+# Game name -> the compiled module implementing it.
+_MODULES = {cupcrab.NAME: cupcrab}
+GAMES: tuple[str, ...] = tuple(_MODULES)
+
+
+def _module(name: object) -> Any:
+    module = _MODULES.get(name) if isinstance(name, str) else None
+    if module is None:
+        raise ValueError(f"unknown game {name!r}; games are: {', '.join(GAMES)}")
+    return module
+
+
+def _players(players: object) -> int:
+    if type(players) is not int:
+        raise ValueError(f"players must be an integer, got {players!r}")
+    return players
+
+
+def new_game(name: str, players: int, *, seed: int | None = None,
+             options: dict[str, Any] | None = None) -> GameState:
+    """A new game; ValueError says what is allowed if name, players or options are not.
+
+    Without a seed the deal comes from the operating system's randomness.
+    """
+    return _module(name).new_game(_players(players), seed, options)
+
+
+def from_bytes(blob: bytes) -> GameState:
+    """The state stored by `state.to_bytes()`; InvalidState if the blob is not one."""
+    game, payload = _codec.unframe(blob)
+    return _module(game).from_payload(payload)
+
+
+def from_snapshot(snapshot: dict[str, Any], *, seed: int | None = None) -> GameState:
+    """A state rebuilt from `state.snapshot()` (checked); its PRNG is seeded afresh."""
+    if not isinstance(snapshot, dict):
+        raise InvalidState("a snapshot is a dict, as made by state.snapshot()")
+    return _module(snapshot.get("game")).from_snapshot(snapshot, seed)
+
+
+def random_playouts(name: str, players: int, n: int, seed: int = 0) -> dict[str, Any]:
+    """Plays n uniformly random games in C (GIL released); aggregate statistics."""
+    return _module(name).random_playouts(_players(players), n, seed)

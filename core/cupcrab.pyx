@@ -1,0 +1,998 @@
+"""Cup the Crab: rules, move generation and playouts over the C state of cupcrab.pxd.
+
+The first half is the rules in C (``cc_*``, all ``noexcept nogil``); the second half
+is `CupCrabState`, the Python face of the shared game interface, which checks
+every input before it reaches the C functions and converts moves to and from
+their JSON form (documented in docs/rules.md).
+"""
+
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
+
+from core.rng cimport Rng, rng_seed, rng_next, rng_below
+
+
+cdef extern from *:
+    int ctz "__builtin_ctz"(unsigned int x) noexcept nogil
+
+import os
+import struct
+
+from core import _codec
+from core.errors import IllegalMove, InvalidState
+
+NAME = "cup-the-crab"
+CARD_NAMES = ("cup-1", "cup-2", "cup-3", "cup-4", "cup-5", "cup-6", "cup-8", "cup-10",
+              "crab", "octopus", "bottle")
+_KIND_OF = {name: kind for kind, name in enumerate(CARD_NAMES)}
+OPTIONS = ("first_player",)
+
+# Card kind tables.
+cdef uint16_t CUP_VALUE[CC_KINDS]
+CUP_VALUE[:] = [1, 2, 3, 4, 5, 6, 8, 10, 0, 0, 0]
+cdef uint8_t DECK_COUNT[CC_CUP_KINDS]        # copies of each Cup value in the box
+DECK_COUNT[:] = [10, 10, 10, 10, 10, 10, 5, 5]
+cdef uint8_t SPECIALS[CC_KINDS]              # Crab/Octopus/Bottle given to every seat
+SPECIALS[:] = [0, 0, 0, 0, 0, 0, 0, 0, 3, 2, 2]
+cdef enum:
+    CUP_DECK_SIZE = 70
+    CUPS_PER_SEAT = 14
+
+# The 286 sorted triples of kinds (select actions), as kinds and as demands:
+# TRIPLE_NEED[t] lists up to 3 (kind, copies) pairs so legality is 3 comparisons.
+cdef uint8_t TRIPLE[CC_TRIPLES][3]
+cdef uint8_t TRIPLE_NEED_KIND[CC_TRIPLES][3]
+cdef uint8_t TRIPLE_NEED_COUNT[CC_TRIPLES][3]
+
+
+cdef void _build_triples() noexcept:
+    cdef int i, j, k, t = 0, d, m
+    for i in range(CC_KINDS):
+        for j in range(i, CC_KINDS):
+            for k in range(j, CC_KINDS):
+                TRIPLE[t][0] = i; TRIPLE[t][1] = j; TRIPLE[t][2] = k
+                for d in range(3):
+                    TRIPLE_NEED_KIND[t][d] = TRIPLE[t][d]
+                    TRIPLE_NEED_COUNT[t][d] = 0
+                for d in range(3):
+                    for m in range(3):
+                        if TRIPLE_NEED_KIND[t][m] == TRIPLE[t][d]:
+                            TRIPLE_NEED_COUNT[t][m] += 1
+                            break
+                t += 1
+
+
+_build_triples()
+
+
+# ---------------------------------------------------------------------------
+# Rules in C
+
+cdef inline int _starting_player(const CCState* s) noexcept nogil:
+    return (s.first_player + s.round) % s.players
+
+
+cdef int cc_current_seat(const CCState* s) noexcept nogil:
+    """The seat to play in the play phase, else -1."""
+    return s.current if s.phase == PHASE_PLAY else -1
+
+
+cdef bint cc_may_act(const CCState* s, int seat) noexcept nogil:
+    if s.phase == PHASE_SELECT:
+        return not s.seats[seat].selected
+    return s.phase == PHASE_PLAY and seat == cc_current_seat(s)
+
+
+cdef void cc_deal(CCState* s, int players, int first_player, Rng* rng) noexcept nogil:
+    """A new game: shuffle the 70 Cups, deal 14 to each seat. first_player -1 = random."""
+    cdef uint8_t deck[CUP_DECK_SIZE]
+    cdef int i, j, kind, n = 0
+    cdef uint8_t tmp
+    memset(s, 0, sizeof(CCState))
+    s.players = players
+    s.max_stacks = 4 if players == 5 else 3
+    s.rng = rng[0]
+    for kind in range(CC_CUP_KINDS):
+        for i in range(DECK_COUNT[kind]):
+            deck[n] = kind
+            n += 1
+    for i in range(players * CUPS_PER_SEAT):  # partial Fisher-Yates: only dealt cards
+        j = i + rng_below(&s.rng, CUP_DECK_SIZE - i)
+        tmp = deck[i]; deck[i] = deck[j]; deck[j] = tmp
+        s.seats[i // CUPS_PER_SEAT].reserve[deck[i]] += 1
+    for i in range(players * CUPS_PER_SEAT, CUP_DECK_SIZE):
+        s.box[deck[i]] += 1
+    for i in range(players):
+        for kind in range(CC_CUP_KINDS, CC_KINDS):
+            s.seats[i].reserve[kind] = SPECIALS[kind]
+    s.first_player = rng_below(&s.rng, players) if first_player < 0 else first_player
+    _start_round(s)
+
+
+cdef void _start_round(CCState* s) noexcept nogil:
+    """Open round s.round: a secret selection, or the forced one of the last round (C5)."""
+    cdef int seat, kind
+    s.plays = 0
+    s.current = _starting_player(s)
+    for seat in range(s.players):
+        s.seats[seat].selected = 0
+    if s.round == CC_ROUNDS - 1:
+        for seat in range(s.players):
+            for kind in range(CC_KINDS):
+                s.seats[seat].hand[kind] = s.seats[seat].reserve[kind]
+                s.seats[seat].reserve[kind] = 0
+                if s.seats[seat].hand[kind]:
+                    s.seats[seat].hand_kinds |= 1 << kind
+            s.seats[seat].selected = 1
+        s.pending = 0
+        s.phase = PHASE_PLAY
+    else:
+        s.pending = s.players
+        s.phase = PHASE_SELECT
+
+
+cdef inline bint _triple_fits(const uint8_t* cards, int t) noexcept nogil:
+    return (cards[TRIPLE_NEED_KIND[t][0]] >= TRIPLE_NEED_COUNT[t][0]
+            and cards[TRIPLE_NEED_KIND[t][1]] >= TRIPLE_NEED_COUNT[t][1]
+            and cards[TRIPLE_NEED_KIND[t][2]] >= TRIPLE_NEED_COUNT[t][2])
+
+
+cdef int _placements(const CCState* s, unsigned int kinds, uint16_t* out) noexcept nogil:
+    """Every play or new-stack action for the card kinds in the bitmask (C3), in id order.
+
+    Targets are bitmasks too: bit 0..3 a slot, bit 4 (CC_NEW_STACK) a new stack.
+    """
+    cdef int n = 0, kind, slot
+    cdef unsigned int open_mask = 0, bottled = 0, new_stack = 0, targets
+    for slot in range(s.max_stacks):
+        if s.stacks[slot].len == 0:
+            new_stack = 1 << CC_NEW_STACK
+        elif s.stacks[slot].bottle:
+            bottled |= 1 << slot
+        else:
+            open_mask |= 1 << slot
+    while kinds:
+        kind = ctz(kinds)
+        kinds &= kinds - 1
+        if kind == CC_OCTOPUS:
+            targets = bottled
+        elif kind == CC_CRAB:
+            targets = open_mask
+        else:
+            targets = open_mask | new_stack
+        while targets:
+            out[n] = kind * CC_TARGETS + ctz(targets)
+            n += 1
+            targets &= targets - 1
+    return n
+
+
+cdef int cc_legal_actions(const CCState* s, int seat, uint16_t* out) noexcept nogil:
+    """Writes seat's legal action ids to out (room for CC_MAX_LEGAL) in increasing order."""
+    cdef int n = 0, t
+    cdef unsigned int kinds
+    cdef const uint8_t* cards
+    if not cc_may_act(s, seat):
+        return 0
+    if s.phase == PHASE_SELECT:
+        cards = s.seats[seat].reserve
+        for t in range(CC_TRIPLES):
+            if _triple_fits(cards, t):
+                out[n] = CC_SELECT_BASE + t
+                n += 1
+        return n
+    kinds = s.seats[seat].hand_kinds
+    n = _placements(s, kinds, out)
+    if n == 0:  # C2: discarding is allowed only when nothing can be placed
+        while kinds:
+            out[n] = CC_DISCARD_BASE + ctz(kinds)
+            n += 1
+            kinds &= kinds - 1
+    return n
+
+
+cdef bint cc_is_legal(const CCState* s, int seat, int action) noexcept nogil:
+    cdef uint16_t legal[CC_MAX_LEGAL]
+    cdef int i, n
+    if action < 0 or action >= CC_N_ACTIONS or not cc_may_act(s, seat):
+        return False
+    if action >= CC_SELECT_BASE:
+        return (s.phase == PHASE_SELECT
+                and _triple_fits(s.seats[seat].reserve, action - CC_SELECT_BASE))
+    n = cc_legal_actions(s, seat, legal)
+    for i in range(n):
+        if legal[i] == action:
+            return True
+    return False
+
+
+cdef void _claim(CCState* s, Seat* claimer, int slot, int claiming_kind) noexcept nogil:
+    """C4: the whole stack and the claiming card go to the claimer's score pile."""
+    cdef Stack* stack = &s.stacks[slot]
+    cdef int i
+    for i in range(stack.len):
+        claimer.score_pile[stack.cards[i]] += 1
+    claimer.score_pile[claiming_kind] += 1
+    claimer.score += stack.value
+    stack.len = 0
+    stack.bottle = 0
+    stack.value = 0
+
+
+cdef void _place(CCState* s, int slot, int kind) noexcept nogil:
+    cdef Stack* stack = &s.stacks[slot]
+    stack.cards[stack.len] = kind
+    stack.len += 1
+    stack.value += CUP_VALUE[kind]
+    if kind == CC_BOTTLE:
+        stack.bottle = 1
+
+
+cdef inline int _free_slot(const CCState* s) noexcept nogil:
+    cdef int slot
+    for slot in range(s.max_stacks):
+        if s.stacks[slot].len == 0:
+            return slot
+    return -1
+
+
+cdef void _play(CCState* s, int seat, int action) noexcept nogil:
+    cdef Seat* player = &s.seats[seat]
+    cdef int kind, target
+    if action >= CC_DISCARD_BASE:
+        kind = action - CC_DISCARD_BASE
+        s.discard_pile[kind] += 1
+        player.discards += 1
+    else:
+        kind = action // CC_TARGETS
+        target = action % CC_TARGETS
+        if target == CC_NEW_STACK:
+            _place(s, _free_slot(s), kind)
+        elif kind == CC_CRAB or kind == CC_OCTOPUS:
+            _claim(s, player, target, kind)
+        else:
+            _place(s, target, kind)
+    player.hand[kind] -= 1
+    if player.hand[kind] == 0:
+        player.hand_kinds &= ~(1 << kind)
+    s.plays += 1
+    s.current = 0 if s.current + 1 == s.players else s.current + 1
+    if s.plays == CC_HAND * s.players:
+        if s.round == CC_ROUNDS - 1:
+            s.phase = PHASE_OVER
+        else:
+            s.round += 1
+            _start_round(s)
+
+
+cdef void _select(CCState* s, int seat, int triple) noexcept nogil:
+    cdef Seat* player = &s.seats[seat]
+    cdef int d
+    for d in range(3):
+        player.reserve[TRIPLE[triple][d]] -= 1
+        player.hand[TRIPLE[triple][d]] += 1
+        player.hand_kinds |= 1 << TRIPLE[triple][d]
+    player.selected = 1
+    s.pending -= 1
+    if s.pending == 0:
+        s.phase = PHASE_PLAY
+
+
+cdef void cc_apply_action(CCState* s, int seat, int action) noexcept nogil:
+    """Applies a legal action (precondition: cc_is_legal(s, seat, action))."""
+    if action >= CC_SELECT_BASE:
+        _select(s, seat, action - CC_SELECT_BASE)
+    else:
+        _play(s, seat, action)
+
+
+cdef void _random_select(CCState* s, int seat, Rng* rng) noexcept nogil:
+    """Selects 3 of the seat's physical cards uniformly (cheaper than ranking triples)."""
+    cdef Seat* player = &s.seats[seat]
+    cdef int left = 0, d, kind, r
+    for kind in range(CC_KINDS):
+        left += player.reserve[kind]
+    for d in range(3):
+        r = rng_below(rng, left)
+        kind = 0
+        while r >= player.reserve[kind]:
+            r -= player.reserve[kind]
+            kind += 1
+        player.reserve[kind] -= 1
+        player.hand[kind] += 1
+        player.hand_kinds |= 1 << kind
+        left -= 1
+    player.selected = 1
+    s.pending -= 1
+    if s.pending == 0:
+        s.phase = PHASE_PLAY
+
+
+cdef int cc_random_playout(CCState* s, Rng* rng) noexcept nogil:
+    """Plays uniformly random legal cards to the end; returns the number of moves made.
+
+    Selections draw 3 of the seat's cards at random (each physical card equally
+    likely) instead of a uniform pick among distinct triples: the same random
+    player at a tenth of the cost.
+    """
+    cdef uint16_t legal[CC_MAX_LEGAL]
+    cdef int seat, n, moves = 0
+    while s.phase != PHASE_OVER:
+        if s.phase == PHASE_SELECT:
+            for seat in range(s.players):
+                if not s.seats[seat].selected:
+                    _random_select(s, seat, rng)
+                    moves += 1
+        else:
+            seat = cc_current_seat(s)
+            n = cc_legal_actions(s, seat, legal)
+            _play(s, seat, legal[rng_below(rng, n)])
+            moves += 1
+    return moves
+
+
+# ---------------------------------------------------------------------------
+# Moves in their JSON form
+
+PHASE_NAMES = ("select", "play", "over")
+_MOVE_FIELDS = {"select": ("cards",), "play": ("card", "stack"),
+                "new-stack": ("card",), "discard": ("card",)}
+_TRIPLE_OF = {(TRIPLE[t][0], TRIPLE[t][1], TRIPLE[t][2]): t for t in range(CC_TRIPLES)}
+cdef list _ACTION_INTS = list(range(CC_N_ACTIONS))  # shared int objects: cheap id lists
+
+
+def move_of_action(int action) -> dict:
+    """The JSON form of an action id (ids are fixed: see docs/rules.md)."""
+    if action < 0 or action >= CC_N_ACTIONS:
+        raise ValueError(f"action ids of {NAME} are 0 to {CC_N_ACTIONS - 1}, got {action}")
+    if action >= CC_SELECT_BASE:
+        t = action - CC_SELECT_BASE
+        return {"type": "select", "cards": [CARD_NAMES[TRIPLE[t][d]] for d in range(3)]}
+    if action >= CC_DISCARD_BASE:
+        return {"type": "discard", "card": CARD_NAMES[action - CC_DISCARD_BASE]}
+    kind, target = divmod(action, CC_TARGETS)
+    if target == CC_NEW_STACK:
+        return {"type": "new-stack", "card": CARD_NAMES[kind]}
+    return {"type": "play", "card": CARD_NAMES[kind], "stack": target}
+
+
+def _card_kind(name: object) -> int:
+    kind = _KIND_OF.get(name) if isinstance(name, str) else None
+    if kind is None:
+        raise IllegalMove(f"unknown card {name!r}; cards are: {', '.join(CARD_NAMES)}")
+    return kind
+
+
+def action_of_move(move: object, int max_stacks) -> int:
+    """The action id of a well-formed move; IllegalMove saying what is malformed."""
+    if not isinstance(move, dict):
+        raise IllegalMove('a move is a JSON object such as {"type": "play", "card": "cup-5",'
+                          f' "stack": 0}}, got {type(move).__name__}')
+    kind = move.get("type")
+    if not isinstance(kind, str) or kind not in _MOVE_FIELDS:
+        raise IllegalMove(f"unknown move type {kind!r}; {NAME} moves are: "
+                          + ", ".join(_MOVE_FIELDS))
+    fields = ("type",) + _MOVE_FIELDS[kind]
+    if set(move) != set(fields):
+        raise IllegalMove(f"a {kind!r} move has exactly the fields {', '.join(fields)};"
+                          f" got {', '.join(sorted(map(str, move)))}")
+    if kind == "select":
+        cards = move["cards"]
+        if not isinstance(cards, list) or len(cards) != CC_HAND:
+            raise IllegalMove(f"'cards' is a list of exactly 3 card names, got {cards!r}")
+        return CC_SELECT_BASE + _TRIPLE_OF[tuple(sorted(_card_kind(c) for c in cards))]
+    card = _card_kind(move["card"])
+    if kind == "discard":
+        return CC_DISCARD_BASE + card
+    if kind == "new-stack":
+        return card * CC_TARGETS + CC_NEW_STACK
+    stack = move["stack"]
+    if type(stack) is not int or not 0 <= stack < max_stacks:
+        raise IllegalMove(f"'stack' is a slot number from 0 to {max_stacks - 1},"
+                          f" got {stack!r}")
+    return card * CC_TARGETS + stack
+
+
+cdef list _card_list(const uint8_t* counts, int kinds=CC_KINDS):
+    """Card names in canonical order, each repeated as often as counted."""
+    cdef int kind
+    out = []
+    for kind in range(kinds):
+        out.extend([CARD_NAMES[kind]] * counts[kind])
+    return out
+
+
+cdef int _total(const uint8_t* counts, int kinds=CC_KINDS) noexcept:
+    cdef int kind, n = 0
+    for kind in range(kinds):
+        n += counts[kind]
+    return n
+
+
+# ---------------------------------------------------------------------------
+# Why a move is refused (pokerkit-style: the message says what to do instead)
+
+cdef str _why_not_select(const CCState* s, int seat, int action):
+    if action < CC_SELECT_BASE:
+        return (f"round {s.round + 1} starts with the secret selection: send"
+                ' {"type": "select", "cards": [three of your remaining cards]}')
+    wanted = move_of_action(action)["cards"]
+    return (f"you cannot select {wanted}: your remaining cards are"
+            f" {_card_list(s.seats[seat].reserve)}")
+
+
+cdef str _why_not_play(const CCState* s, int seat, int action):
+    if action >= CC_SELECT_BASE:
+        return "the selection for this round is over: play a card from your hand"
+    move = move_of_action(action)
+    kind = _KIND_OF[move["card"]]
+    if not s.seats[seat].hand[kind]:
+        return (f"{move['card']} is not in your hand; your hand is"
+                f" {_card_list(s.seats[seat].hand)}")
+    if move["type"] == "discard":
+        return ("you may discard only when no card of your hand can be placed (ruling C2);"
+                " place a card instead")
+    if move["type"] == "new-stack":
+        if kind == CC_CRAB or kind == CC_OCTOPUS:
+            return f"a {move['card']} claims a stack; it cannot start one"
+        return (f"all {s.max_stacks} stack slots are taken: add to a stack or claim one")
+    if s.stacks[<int>move["stack"]].len == 0:
+        return f"stack {move['stack']} is empty: start a new stack with a 'new-stack' move"
+    if kind == CC_OCTOPUS:
+        return f"an octopus claims only a stack with a bottle; stack {move['stack']} has none"
+    return f"stack {move['stack']} has a bottle: only an octopus can be played on it"
+
+
+cdef str _why_illegal(const CCState* s, int seat, int action):
+    if s.phase == PHASE_OVER:
+        return "the game is over: no more moves"
+    if s.phase == PHASE_SELECT:
+        if s.seats[seat].selected:
+            waiting = [i for i in range(s.players) if not s.seats[i].selected]
+            return (f"seat {seat} has already selected for round {s.round + 1};"
+                    f" waiting for seats {waiting}")
+        return _why_not_select(s, seat, action)
+    if seat != cc_current_seat(s):
+        return f"it is seat {cc_current_seat(s)}'s turn to play, not seat {seat}'s"
+    return _why_not_play(s, seat, action)
+
+
+# ---------------------------------------------------------------------------
+# Consistency of a position built from outside (a snapshot or a stored blob)
+
+cdef int _turns_taken(const CCState* s, int seat) noexcept:
+    """Cards seat has played this round, from the play count and the rotation."""
+    cdef int behind = (seat - _starting_player(s) + s.players) % s.players
+    return (s.plays + s.players - 1 - behind) // s.players
+
+
+cdef str _seat_problem(const CCState* s, int seat):
+    cdef const Seat* p = &s.seats[seat]
+    held = _total(p.reserve) + _total(p.hand)
+    if p.reserve[CC_CRAB] + p.hand[CC_CRAB] + p.score_pile[CC_CRAB] > 3:
+        return f"seat {seat} has more than its 3 crabs"
+    if p.reserve[CC_OCTOPUS] + p.hand[CC_OCTOPUS] + p.score_pile[CC_OCTOPUS] > 2:
+        return f"seat {seat} has more than its 2 octopuses"
+    if s.phase == PHASE_OVER:
+        return f"seat {seat} still holds cards after the game" if held else None
+    played = _turns_taken(s, seat) if s.phase == PHASE_PLAY else 0
+    if held != CC_CARDS_PER_SEAT - CC_HAND * s.round - played:
+        return f"seat {seat} holds {held} cards, which round {s.round + 1} does not allow"
+    if _total(p.hand) != (CC_HAND - played if p.selected else 0):
+        return f"seat {seat} has {_total(p.hand)} cards in hand, which its turn does not allow"
+    if s.phase == PHASE_PLAY and not p.selected:
+        return f"seat {seat} has not selected, yet the round is being played"
+    return None
+
+
+cdef str _table_problem(const CCState* s):
+    cdef int slot, i, kind
+    cdef const Stack* stack
+    for slot in range(CC_MAX_STACKS):
+        stack = &s.stacks[slot]
+        if stack.len and slot >= s.max_stacks:
+            return f"stack {slot} is beyond the {s.max_stacks} slots of this game"
+        for i in range(stack.len):
+            kind = stack.cards[i]
+            if kind == CC_CRAB or kind == CC_OCTOPUS:
+                return f"stack {slot} holds a {CARD_NAMES[kind]}"
+            if kind == CC_BOTTLE and i != stack.len - 1:
+                return f"stack {slot} has cards on top of its bottle"
+    return None
+
+
+cdef str _conservation_problem(const CCState* s):
+    cdef int kind, seat, slot, i
+    cdef int count[CC_KINDS]
+    for kind in range(CC_KINDS):
+        count[kind] = s.discard_pile[kind] + s.box[kind]
+        for seat in range(s.players):
+            count[kind] += (s.seats[seat].reserve[kind] + s.seats[seat].hand[kind]
+                            + s.seats[seat].score_pile[kind])
+    for slot in range(CC_MAX_STACKS):
+        for i in range(s.stacks[slot].len):
+            count[s.stacks[slot].cards[i]] += 1
+    for kind in range(CC_KINDS):
+        expected = (DECK_COUNT[kind] if kind < CC_CUP_KINDS
+                    else SPECIALS[kind] * s.players)
+        if count[kind] != expected:
+            return f"{count[kind]} {CARD_NAMES[kind]} cards in play, expected {expected}"
+    for kind in range(CC_CUP_KINDS, CC_KINDS):
+        if s.box[kind]:
+            return "only undealt cup cards can be in the box"
+    if sum([s.seats[seat].discards for seat in range(s.players)]) != _total(s.discard_pile):
+        return "the seats' discard counts do not add up to the discard pile"
+    return None
+
+
+cdef str _position_problem(const CCState* s):
+    """Why this position cannot arise in a game (None when it can)."""
+    if s.phase > PHASE_OVER or s.round >= CC_ROUNDS or s.first_player >= s.players:
+        return "phase, round or first player out of range"
+    if s.plays >= CC_HAND * s.players or (s.phase != PHASE_PLAY and s.plays):
+        return f"{s.plays} cards played is impossible in this phase"
+    if s.phase == PHASE_SELECT and s.round == CC_ROUNDS - 1:
+        return "the last round's selection is automatic: it cannot be pending"
+    if s.phase == PHASE_OVER and s.round != CC_ROUNDS - 1:
+        return "a finished game is in its last round"
+    for seat in range(s.players):
+        problem = _seat_problem(s, seat)
+        if problem:
+            return problem
+    return _table_problem(s) or _conservation_problem(s)
+
+
+cdef void _derive(CCState* s) noexcept:
+    """Fills the fields that are kept for speed but follow from the others."""
+    cdef int slot, i, seat, kind
+    s.max_stacks = 4 if s.players == 5 else 3
+    s.pending = 0
+    s.current = (_starting_player(s) + s.plays) % s.players
+    for seat in range(s.players):
+        s.pending += s.phase == PHASE_SELECT and not s.seats[seat].selected
+        s.seats[seat].hand_kinds = 0
+        for kind in range(CC_KINDS):
+            if s.seats[seat].hand[kind]:
+                s.seats[seat].hand_kinds |= 1 << kind
+        s.seats[seat].score = 0
+        for kind in range(CC_CUP_KINDS):
+            s.seats[seat].score += CUP_VALUE[kind] * s.seats[seat].score_pile[kind]
+    for slot in range(CC_MAX_STACKS):
+        s.stacks[slot].value = 0
+        s.stacks[slot].bottle = 0
+        for i in range(s.stacks[slot].len):
+            s.stacks[slot].value += CUP_VALUE[s.stacks[slot].cards[i]]
+            s.stacks[slot].bottle |= s.stacks[slot].cards[i] == CC_BOTTLE
+
+
+# ---------------------------------------------------------------------------
+# Snapshots (complete positions as dicts) and the compact binary payload
+
+_SNAPSHOT_KEYS = {"game", "players", "phase", "round", "first_player", "plays", "stacks",
+                  "discards", "box", "seats"}
+_SNAPSHOT_SEAT_KEYS = {"reserve", "hand", "selected", "score_pile", "discards"}
+
+
+cdef int _small_int(value, str what, int limit) except -1:
+    if type(value) is not int or not 0 <= value <= limit:
+        raise InvalidState(f"{what} must be an integer from 0 to {limit}, got {value!r}")
+    return value
+
+
+cdef void _fill_counts(uint8_t* counts, cards, str what) except *:
+    if not isinstance(cards, list) or len(cards) > CUP_DECK_SIZE:
+        raise InvalidState(f"{what} must be a list of card names")
+    for name in cards:
+        kind = _KIND_OF.get(name) if isinstance(name, str) else None
+        if kind is None:
+            raise InvalidState(f"{what}: unknown card {name!r}")
+        counts[kind] += 1
+
+
+cdef void _fill_stack(Stack* stack, value, int slot) except *:
+    if value is None:
+        return
+    cards = value.get("cards") if isinstance(value, dict) else None
+    if not isinstance(cards, list) or not 0 < len(cards) <= CC_STACK_CAP:
+        raise InvalidState(f"stack {slot} must be null or {{\"cards\": [1 to 72 cards]}}")
+    for i, name in enumerate(cards):
+        kind = _KIND_OF.get(name) if isinstance(name, str) else None
+        if kind is None:
+            raise InvalidState(f"stack {slot}: unknown card {name!r}")
+        stack.cards[i] = kind
+    stack.len = len(cards)
+
+
+cdef void _fill_from_snapshot(CCState* s, snap) except *:
+    if not isinstance(snap, dict) or not _SNAPSHOT_KEYS <= set(snap):
+        raise InvalidState(f"a snapshot is a dict with keys {sorted(_SNAPSHOT_KEYS)}")
+    if snap["game"] != NAME:
+        raise InvalidState(f"not a {NAME} snapshot: game is {snap['game']!r}")
+    s.players = _small_int(snap["players"], "players", CC_MAX_PLAYERS)
+    if snap["phase"] not in PHASE_NAMES:
+        raise InvalidState(f"phase must be one of {PHASE_NAMES}, got {snap['phase']!r}")
+    s.phase = PHASE_NAMES.index(snap["phase"])
+    s.round = _small_int(snap["round"], "round", CC_ROUNDS) - 1
+    s.first_player = _small_int(snap["first_player"], "first_player", CC_MAX_PLAYERS)
+    s.plays = _small_int(snap["plays"], "plays", CC_HAND * CC_MAX_PLAYERS)
+    stacks, seats = snap["stacks"], snap["seats"]
+    if not isinstance(stacks, list) or len(stacks) > CC_MAX_STACKS:
+        raise InvalidState("stacks must be a list with one entry per slot")
+    for slot, value in enumerate(stacks):
+        _fill_stack(&s.stacks[slot], value, slot)
+    _fill_counts(s.discard_pile, snap["discards"], "discards")
+    _fill_counts(s.box, snap["box"], "box")
+    if not isinstance(seats, list) or len(seats) != s.players:
+        raise InvalidState("seats must be a list with one entry per player")
+    for seat, info in enumerate(seats):
+        if not isinstance(info, dict) or not _SNAPSHOT_SEAT_KEYS <= set(info):
+            raise InvalidState(f"seat {seat} must have keys {sorted(_SNAPSHOT_SEAT_KEYS)}")
+        _fill_counts(s.seats[seat].reserve, info["reserve"], f"seat {seat} reserve")
+        _fill_counts(s.seats[seat].hand, info["hand"], f"seat {seat} hand")
+        _fill_counts(s.seats[seat].score_pile, info["score_pile"], f"seat {seat} score pile")
+        if type(info["selected"]) is not bool:
+            raise InvalidState(f"seat {seat}: selected must be true or false")
+        s.seats[seat].selected = info["selected"]
+        s.seats[seat].discards = _small_int(info["discards"], "discards", 3 * CC_ROUNDS)
+
+
+cdef bytes _payload(const CCState* s):
+    """players, phase, round, first, plays, PRNG (8 bytes), the seats, piles, stacks."""
+    cdef int seat, slot
+    out = bytearray((s.players, s.phase, s.round, s.first_player, s.plays))
+    out += struct.pack("<Q", s.rng.state)
+    for seat in range(s.players):
+        p = &s.seats[seat]
+        out += p.reserve[:CC_KINDS] + p.hand[:CC_KINDS] + p.score_pile[:CC_KINDS]
+        out += bytes((p.selected, p.discards))
+    out += s.discard_pile[:CC_KINDS] + s.box[:CC_KINDS]
+    for slot in range(s.max_stacks):
+        out.append(s.stacks[slot].len)
+        out += s.stacks[slot].cards[:s.stacks[slot].len]
+    return bytes(out)
+
+
+cdef void _fill_from_payload(CCState* s, bytes data) except *:
+    cdef int seat, slot, kind, at
+    cdef int seat_size = 3 * CC_KINDS + 2
+    if len(data) < 13 or not CC_MIN_PLAYERS <= data[0] <= CC_MAX_PLAYERS:
+        raise InvalidState("stored cup-the-crab state is truncated or damaged")
+    s.players, s.phase, s.round, s.first_player, s.plays = data[0], data[1], data[2], data[3], data[4]
+    s.rng.state = struct.unpack_from("<Q", data, 5)[0]
+    at = 13
+    if len(data) < at + s.players * seat_size + 2 * CC_KINDS:
+        raise InvalidState("stored cup-the-crab state is truncated")
+    for seat in range(s.players):
+        for kind in range(CC_KINDS):
+            s.seats[seat].reserve[kind] = data[at + kind]
+            s.seats[seat].hand[kind] = data[at + CC_KINDS + kind]
+            s.seats[seat].score_pile[kind] = data[at + 2 * CC_KINDS + kind]
+        s.seats[seat].selected = data[at + 3 * CC_KINDS] != 0
+        s.seats[seat].discards = data[at + 3 * CC_KINDS + 1]
+        at += seat_size
+    for kind in range(CC_KINDS):
+        s.discard_pile[kind] = data[at + kind]
+        s.box[kind] = data[at + CC_KINDS + kind]
+    at += 2 * CC_KINDS
+    for slot in range(4 if s.players == 5 else 3):
+        if at >= len(data) or data[at] > CC_STACK_CAP or at + 1 + data[at] > len(data):
+            raise InvalidState("stored cup-the-crab state has a damaged stack")
+        s.stacks[slot].len = data[at]
+        for i in range(s.stacks[slot].len):
+            if data[at + 1 + i] >= CC_KINDS:
+                raise InvalidState("stored cup-the-crab state has an unknown card")
+            s.stacks[slot].cards[i] = data[at + 1 + i]
+        at += 1 + s.stacks[slot].len
+    if at != len(data):
+        raise InvalidState("stored cup-the-crab state has trailing bytes")
+
+
+cdef void _check_position(CCState* s) except *:
+    if not CC_MIN_PLAYERS <= s.players <= CC_MAX_PLAYERS:
+        raise InvalidState(f"{NAME} is for 2 to 5 players, got {s.players}")
+    _derive(s)
+    problem = _position_problem(s)
+    if problem:
+        raise InvalidState(f"not a possible {NAME} position: {problem}")
+
+
+cdef uint64_t _fresh_seed(seed) except? 0:
+    if seed is None:
+        return int.from_bytes(os.urandom(8), "little")
+    if type(seed) is not int or not 0 <= seed < 2 ** 64:
+        raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
+    return seed
+
+
+# ---------------------------------------------------------------------------
+# The Python face: the interface every game of core shares (core/interface.py)
+
+cdef class CupCrabState:
+    """A Cup the Crab game in progress. Create with core.new_game("cup-the-crab", n)."""
+
+    cdef CCState s
+
+    # -- who moves, what they may do ---------------------------------------
+
+    @property
+    def game(self) -> str:
+        return NAME
+
+    @property
+    def players(self) -> int:
+        return self.s.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.s.phase == PHASE_OVER
+
+    @property
+    def to_move(self) -> tuple:
+        """Seats that may act now: every unselected seat, the seat to play, or none."""
+        return tuple([seat for seat in range(self.s.players) if cc_may_act(&self.s, seat)])
+
+    cdef int _seat(self, seat, error) except -1:
+        if type(seat) is not int or not 0 <= seat < self.s.players:
+            raise error(f"seat must be an integer from 0 to {self.s.players - 1}, got {seat!r}")
+        return seat
+
+    def legal_actions(self, int seat) -> list:
+        """Legal action ids for seat, in increasing order (the order of legal_moves)."""
+        cdef uint16_t buf[CC_MAX_LEGAL]
+        cdef int n, i
+        if not 0 <= seat < self.s.players:
+            raise ValueError(f"seat must be from 0 to {self.s.players - 1}, got {seat}")
+        n = cc_legal_actions(&self.s, seat, buf)
+        out = PyList_New(n)
+        for i in range(n):
+            item = _ACTION_INTS[buf[i]]
+            Py_INCREF(item)
+            PyList_SET_ITEM(out, i, item)
+        return out
+
+    def legal_moves(self, seat) -> list:
+        """Every legal move of seat in its JSON form, canonical, without duplicates."""
+        return [move_of_action(a) for a in self.legal_actions(self._seat(seat, ValueError))]
+
+    def move_of(self, int action) -> dict:
+        return move_of_action(action)
+
+    def action_of(self, move) -> int:
+        """The id of a well-formed move (legal or not); IllegalMove if malformed."""
+        return action_of_move(move, self.s.max_stacks)
+
+    # -- applying moves -----------------------------------------------------
+
+    def verify_move(self, seat, move) -> int:
+        """The action id of move if seat may make it now, else IllegalMove saying why."""
+        cdef int who = self._seat(seat, IllegalMove)
+        cdef int action = action_of_move(move, self.s.max_stacks)
+        if not cc_is_legal(&self.s, who, action):
+            raise IllegalMove(_why_illegal(&self.s, who, action))
+        return action
+
+    def can_apply(self, seat, move) -> bool:
+        try:
+            self.verify_move(seat, move)
+        except IllegalMove:
+            return False
+        return True
+
+    def apply(self, seat, move) -> None:
+        """Applies move for seat; IllegalMove (state untouched) if it is not legal now."""
+        cc_apply_action(&self.s, seat, self.verify_move(seat, move))
+
+    def apply_action(self, int seat, int action) -> None:
+        """The integer path of apply: the same checks, no JSON."""
+        if not 0 <= seat < self.s.players:
+            raise IllegalMove(f"seat must be from 0 to {self.s.players - 1}, got {seat}")
+        if not cc_is_legal(&self.s, seat, action):
+            if not 0 <= action < CC_N_ACTIONS:
+                raise IllegalMove(f"action ids are 0 to {CC_N_ACTIONS - 1}, got {action}")
+            raise IllegalMove(_why_illegal(&self.s, seat, action))
+        cc_apply_action(&self.s, seat, action)
+
+    def playout(self, seed=None) -> int:
+        """Plays random moves to the end, in C without the GIL; returns the moves made.
+
+        Uses the state's own PRNG, or a fresh one seeded with `seed`.
+        """
+        cdef Rng rng
+        cdef int moves
+        if seed is None:
+            with nogil:
+                moves = cc_random_playout(&self.s, &self.s.rng)
+        else:
+            rng_seed(&rng, _fresh_seed(seed))
+            with nogil:
+                moves = cc_random_playout(&self.s, &rng)
+        return moves
+
+    # -- what each seat sees ------------------------------------------------
+
+    def view(self, seat=None) -> dict:
+        """Everything `seat` may know (ruling C8); seat None is a spectator."""
+        cdef const Seat* own = NULL
+        if seat is not None:
+            own = &self.s.seats[self._seat(seat, ValueError)]
+        return {
+            "game": NAME, "players": self.s.players, "seat": seat,
+            "phase": PHASE_NAMES[self.s.phase], "round": self.s.round + 1,
+            "first_player": self.s.first_player,
+            "starting_player": _starting_player(&self.s),
+            "to_move": list(self.to_move), "max_stacks": self.s.max_stacks,
+            "stacks": self._stacks(), "discards": _card_list(self.s.discard_pile),
+            "seats": [self._public_seat(i) for i in range(self.s.players)],
+            "hand": None if own is NULL else _card_list(own.hand),
+            "reserve": None if own is NULL else _card_list(own.reserve),
+        }
+
+    cdef list _stacks(self):
+        out = []
+        for slot in range(self.s.max_stacks):
+            stack = &self.s.stacks[slot]
+            out.append(None if stack.len == 0 else {
+                "cards": [CARD_NAMES[stack.cards[i]] for i in range(stack.len)],
+                "value": stack.value, "bottle": bool(stack.bottle)})
+        return out
+
+    cdef dict _public_seat(self, int seat):
+        cdef const Seat* p = &self.s.seats[seat]
+        cdef uint8_t left[CC_KINDS]
+        cdef int kind
+        for kind in range(CC_KINDS):
+            left[kind] = p.reserve[kind] + p.hand[kind]
+        return {
+            "seat": seat, "cards_left": _total(left), "cups_left": _total(left, CC_CUP_KINDS),
+            "crabs": left[CC_CRAB], "octopuses": left[CC_OCTOPUS], "bottles": left[CC_BOTTLE],
+            "hand_size": _total(p.hand), "selected": bool(p.selected), "score": p.score,
+            "score_cups": _total(p.score_pile, CC_CUP_KINDS),
+            "score_pile": _card_list(p.score_pile), "discards": p.discards,
+        }
+
+    def result(self):
+        """Scores, Cup counts, winners and ranking (ruling C9); None until the game is over."""
+        if self.s.phase != PHASE_OVER:
+            return None
+        n = self.s.players
+        scores = [self.s.seats[i].score for i in range(n)]
+        cups = [_total(self.s.seats[i].score_pile, CC_CUP_KINDS) for i in range(n)]
+        keys = [(scores[i], cups[i]) for i in range(n)]
+        ranks = [1 + sum(other > keys[i] for other in keys) for i in range(n)]
+        order = sorted(range(n), key=lambda i: (ranks[i], i))
+        return {
+            "scores": scores, "cups": cups,
+            "winners": [i for i in range(n) if ranks[i] == 1],
+            "ranking": [{"seat": i, "rank": ranks[i], "score": scores[i], "cups": cups[i]}
+                        for i in order],
+        }
+
+    def snapshot(self) -> dict:
+        """The complete position, hidden cards included (never show it to a player)."""
+        return {
+            "game": NAME, "players": self.s.players, "phase": PHASE_NAMES[self.s.phase],
+            "round": self.s.round + 1, "first_player": self.s.first_player,
+            "plays": self.s.plays, "stacks": self._stacks(),
+            "discards": _card_list(self.s.discard_pile), "box": _card_list(self.s.box),
+            "seats": [{
+                "reserve": _card_list(self.s.seats[i].reserve),
+                "hand": _card_list(self.s.seats[i].hand),
+                "selected": bool(self.s.seats[i].selected),
+                "score_pile": _card_list(self.s.seats[i].score_pile),
+                "discards": self.s.seats[i].discards,
+            } for i in range(self.s.players)],
+        }
+
+    # -- copies and storage ---------------------------------------------------
+
+    def clone(self) -> CupCrabState:
+        cdef CupCrabState copy = CupCrabState.__new__(CupCrabState)
+        copy.s = self.s
+        return copy
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def to_bytes(self) -> bytes:
+        """The compact, versioned, checksummed form for storage (core.from_bytes reads it)."""
+        return _codec.frame(NAME, _payload(&self.s))
+
+    def __reduce__(self):
+        return (from_payload, (_payload(&self.s),))
+
+    def __repr__(self) -> str:
+        return (f"<CupCrabState {self.s.players} players, round {self.s.round + 1},"
+                f" {PHASE_NAMES[self.s.phase]}, to move {list(self.to_move)}>")
+
+
+# ---------------------------------------------------------------------------
+# Constructors (core.new_game, core.from_bytes and core.from_snapshot call these)
+
+def new_game(int players, seed=None, options=None) -> CupCrabState:
+    cdef Rng rng
+    cdef CupCrabState state = CupCrabState.__new__(CupCrabState)
+    if not CC_MIN_PLAYERS <= players <= CC_MAX_PLAYERS:
+        raise ValueError(f"{NAME} is for 2 to 5 players, got {players}")
+    options = {} if options is None else options
+    if not isinstance(options, dict) or not set(options) <= set(OPTIONS):
+        raise ValueError(f"{NAME} options are a dict with keys among {list(OPTIONS)},"
+                         f" got {options!r}")
+    first = options.get("first_player")
+    if first is not None and (type(first) is not int or not 0 <= first < players):
+        raise ValueError(f"first_player must be a seat from 0 to {players - 1}, got {first!r}")
+    rng_seed(&rng, _fresh_seed(seed))
+    cc_deal(&state.s, players, -1 if first is None else first, &rng)
+    return state
+
+
+def from_payload(bytes payload) -> CupCrabState:
+    cdef CupCrabState state = CupCrabState.__new__(CupCrabState)
+    _fill_from_payload(&state.s, payload)
+    _check_position(&state.s)
+    return state
+
+
+def from_snapshot(snap, seed=None) -> CupCrabState:
+    cdef CupCrabState state = CupCrabState.__new__(CupCrabState)
+    _fill_from_snapshot(&state.s, snap)
+    _check_position(&state.s)
+    rng_seed(&state.s.rng, _fresh_seed(seed))
+    return state
+
+
+def random_playouts(int players, long n, seed=0) -> dict:
+    """Plays n random games in C with the GIL released; aggregate statistics."""
+    cdef Rng master, game_rng
+    cdef CCState s
+    cdef double score_sum[CC_MAX_PLAYERS]
+    cdef double win_sum[CC_MAX_PLAYERS]
+    cdef double discards = 0, moves = 0
+    cdef long g
+    if not CC_MIN_PLAYERS <= players <= CC_MAX_PLAYERS:
+        raise ValueError(f"{NAME} is for 2 to 5 players, got {players}")
+    if n < 1:
+        raise ValueError(f"n must be a positive number of games, got {n}")
+    rng_seed(&master, _fresh_seed(seed))
+    memset(score_sum, 0, sizeof(score_sum))
+    memset(win_sum, 0, sizeof(win_sum))
+    with nogil:
+        for g in range(n):
+            rng_seed(&game_rng, rng_next(&master))
+            cc_deal(&s, players, -1, &game_rng)
+            moves += cc_random_playout(&s, &s.rng)
+            _tally(&s, score_sum, win_sum, &discards)
+    return {
+        "game": NAME, "players": players, "games": n,
+        "mean_score": [score_sum[i] / n for i in range(players)],
+        "win_share": [win_sum[i] / n for i in range(players)],
+        "mean_discards": discards / n, "mean_moves": moves / n,
+    }
+
+
+cdef void _tally(const CCState* s, double* score_sum, double* win_sum,
+                 double* discards) noexcept nogil:
+    """Adds one finished game: scores, wins (a shared victory is split), discards."""
+    cdef int seat, best = -1, winners = 0, key
+    cdef int keys[CC_MAX_PLAYERS]
+    for seat in range(s.players):
+        keys[seat] = s.seats[seat].score * 128 + _cups_in(&s.seats[seat])
+        best = keys[seat] if keys[seat] > best else best
+        score_sum[seat] += s.seats[seat].score
+        discards[0] += s.seats[seat].discards
+    for seat in range(s.players):
+        winners += keys[seat] == best
+    for seat in range(s.players):
+        if keys[seat] == best:
+            win_sum[seat] += 1.0 / winners
+
+
+cdef inline int _cups_in(const Seat* p) noexcept nogil:
+    cdef int kind, n = 0
+    for kind in range(CC_CUP_KINDS):
+        n += p.score_pile[kind]
+    return n

@@ -1,0 +1,41 @@
+"""The interface every game of core offers: what the service and the AI rely on."""
+
+from typing import Any, Protocol
+
+Move = dict[str, Any]
+
+
+class GameState(Protocol):
+    """One game in progress. Moves are JSON-ready dicts; actions are their fixed int ids."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        """The seats that may act now (several during a simultaneous phase)."""
+
+    def legal_moves(self, seat: int) -> list[Move]: ...
+    def verify_move(self, seat: int, move: Move) -> int:
+        """The action id of move, or core.IllegalMove saying why it is refused."""
+    def can_apply(self, seat: int, move: Move) -> bool: ...
+    def apply(self, seat: int, move: Move) -> None: ...
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What seat (None: a spectator) may know, and nothing else."""
+    def result(self) -> dict[str, Any] | None:
+        """Scores, winners and ranking once over; None before."""
+    def snapshot(self) -> dict[str, Any]:
+        """The complete position, hidden cards included: for tools, never for players."""
+    def clone(self) -> "GameState": ...
+    def to_bytes(self) -> bytes: ...
+
+    # The integer path for search code.
+    def legal_actions(self, seat: int) -> list[int]: ...
+    def apply_action(self, seat: int, action: int) -> None: ...
+    def move_of(self, action: int) -> Move: ...
+    def action_of(self, move: Move) -> int: ...
+    def playout(self, seed: int | None = None) -> int:
+        """Random moves to the end, in C; returns the number of moves made."""

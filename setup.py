@@ -1,0 +1,30 @@
+"""Builds the Cython extensions of core/ (the rest of the metadata is in pyproject.toml).
+
+Release builds turn bounds and wraparound checks off.  For a build with every check
+on (bounds, wraparound, None, overflow of C division), set CORE_DEBUG=1:
+
+    CORE_DEBUG=1 pip install -e ".[dev]"
+"""
+
+import os
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("CORE_DEBUG") == "1"
+DIRECTIVES = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "cdivision": not DEBUG,
+    "initializedcheck": DEBUG,
+    "embedsignature": True,
+}
+EXTENSIONS = [
+    Extension(f"core.{name}", [f"core/{name}.pyx"],
+              extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"])
+    for name in ("cupcrab",)
+]
+
+setup(ext_modules=cythonize(EXTENSIONS, compiler_directives=DIRECTIVES,
+                            annotate=os.environ.get("CORE_ANNOTATE") == "1"))
