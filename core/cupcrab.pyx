@@ -262,6 +262,7 @@ cdef void _play(CCState* s, int seat, int action) noexcept nogil:
     if s.plays == CC_HAND * s.players:
         if s.round == CC_ROUNDS - 1:
             s.phase = PHASE_OVER
+            s.plays = 0
         else:
             s.round += 1
             _start_round(s)
@@ -522,6 +523,8 @@ cdef str _conservation_problem(const CCState* s):
     for kind in range(CC_CUP_KINDS, CC_KINDS):
         if s.box[kind]:
             return "only undealt cup cards can be in the box"
+    if _total(s.box) != CUP_DECK_SIZE - CUPS_PER_SEAT * s.players:
+        return f"the box must hold the {CUP_DECK_SIZE - CUPS_PER_SEAT * s.players} undealt cups"
     if sum([s.seats[seat].discards for seat in range(s.players)]) != _total(s.discard_pile):
         return "the seats' discard counts do not add up to the discard pile"
     return None
