@@ -54,9 +54,11 @@ def from_bytes(blob: bytes) -> GameState:
 
 def from_snapshot(snapshot: dict[str, Any], *, seed: int | None = None) -> GameState:
     """A state rebuilt from `state.snapshot()` (checked); its PRNG is seeded afresh."""
-    if not isinstance(snapshot, dict):
-        raise InvalidState("a snapshot is a dict, as made by state.snapshot()")
-    return _module(snapshot.get("game")).from_snapshot(snapshot, seed)
+    game = snapshot.get("game") if isinstance(snapshot, dict) else None
+    if game not in _MODULES:
+        raise InvalidState(f"a snapshot is a dict made by state.snapshot() whose 'game' is"
+                           f" one of {', '.join(GAMES)}")
+    return _MODULES[game].from_snapshot(snapshot, seed)
 
 
 def random_playouts(name: str, players: int, n: int, seed: int = 0) -> dict[str, Any]:

@@ -785,7 +785,8 @@ cdef class CupCrabState:
 
     def apply(self, seat, move) -> None:
         """Applies move for seat; IllegalMove (state untouched) if it is not legal now."""
-        cc_apply_action(&self.s, seat, self.verify_move(seat, move))
+        cdef int action = self.verify_move(seat, move)
+        cc_apply_action(&self.s, seat, action)
 
     def apply_action(self, int seat, int action) -> None:
         """The integer path of apply: the same checks, no JSON."""

@@ -1,0 +1,26 @@
+"""The compiled core is what runs: no silent pure-Python fallback can pass."""
+
+import importlib.machinery
+import tomllib
+from pathlib import Path
+
+import core
+import core.cupcrab
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_game_engine_is_a_compiled_extension_module():
+    for module in (core.cupcrab,):
+        assert module.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), module
+    assert set(core.GAMES) == {"cup-the-crab"}
+
+
+def test_only_core_and_service_are_packaged():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert config["tool"]["setuptools"]["packages"]["find"]["include"] == ["core*", "service*"]
+
+
+def test_compiled_modules_ship_typing_stubs():
+    assert (ROOT / "core" / "py.typed").exists()
+    assert (ROOT / "core" / "cupcrab.pyi").exists()
