@@ -63,6 +63,8 @@ ctypedef struct CCState:
     uint8_t plays                   # cards played or discarded in this round
     uint8_t current                 # the seat to play in the play phase (kept for speed)
     uint8_t pending                 # seats that still have to select (select phase)
+    uint8_t occupied                # bit per slot holding a stack (kept for speed)
+    uint8_t bottled                 # bit per slot whose stack has a Bottle (kept for speed)
     Stack stacks[CC_MAX_STACKS]
     Seat seats[CC_MAX_PLAYERS]
     uint8_t discard_pile[CC_KINDS]  # discarded cards, face up, out of the game

@@ -40,6 +40,24 @@ cdef enum:
     CUP_DECK_SIZE = 70
     CUPS_PER_SEAT = 14
 
+cdef uint8_t DECK_TEMPLATE[CUP_DECK_SIZE]   # the 70 Cups by kind, before shuffling
+cdef uint8_t TARGET_CLASS[CC_KINDS]          # 0: Cup/Bottle, 1: Crab, 2: Octopus
+TARGET_CLASS[:] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0]
+cdef uint8_t POPCOUNT5[32]                   # set bits of a 5-bit target mask
+
+
+cdef void _build_tables() noexcept:
+    cdef int kind, i, n = 0
+    for kind in range(CC_CUP_KINDS):
+        for i in range(DECK_COUNT[kind]):
+            DECK_TEMPLATE[n] = kind
+            n += 1
+    for i in range(32):
+        POPCOUNT5[i] = (i & 1) + (i >> 1 & 1) + (i >> 2 & 1) + (i >> 3 & 1) + (i >> 4 & 1)
+
+
+_build_tables()
+
 # The 286 sorted triples of kinds (select actions), as kinds and as demands:
 # TRIPLE_NEED[t] lists up to 3 (kind, copies) pairs so legality is 3 comparisons.
 cdef uint8_t TRIPLE[CC_TRIPLES][3]
@@ -88,16 +106,13 @@ cdef bint cc_may_act(const CCState* s, int seat) noexcept nogil:
 cdef void cc_deal(CCState* s, int players, int first_player, Rng* rng) noexcept nogil:
     """A new game: shuffle the 70 Cups, deal 14 to each seat. first_player -1 = random."""
     cdef uint8_t deck[CUP_DECK_SIZE]
-    cdef int i, j, kind, n = 0
+    cdef int i, j, kind
     cdef uint8_t tmp
     memset(s, 0, sizeof(CCState))
     s.players = players
     s.max_stacks = 4 if players == 5 else 3
     s.rng = rng[0]
-    for kind in range(CC_CUP_KINDS):
-        for i in range(DECK_COUNT[kind]):
-            deck[n] = kind
-            n += 1
+    memcpy(deck, DECK_TEMPLATE, CUP_DECK_SIZE)
     for i in range(players * CUPS_PER_SEAT):  # partial Fisher-Yates: only dealt cards
         j = i + rng_below(&s.rng, CUP_DECK_SIZE - i)
         tmp = deck[i]; deck[i] = deck[j]; deck[j] = tmp
@@ -139,29 +154,25 @@ cdef inline bint _triple_fits(const uint8_t* cards, int t) noexcept nogil:
             and cards[TRIPLE_NEED_KIND[t][2]] >= TRIPLE_NEED_COUNT[t][2])
 
 
-cdef int _placements(const CCState* s, unsigned int kinds, uint16_t* out) noexcept nogil:
-    """Every play or new-stack action for the card kinds in the bitmask (C3), in id order.
+cdef inline void _target_masks(const CCState* s, unsigned int* by_class) noexcept nogil:
+    """Targets of each TARGET_CLASS as bitmasks: bits 0..3 slots, bit 4 a new stack (C3)."""
+    cdef unsigned int all_slots = (1 << s.max_stacks) - 1
+    cdef unsigned int open_mask = s.occupied & ~s.bottled
+    by_class[0] = open_mask | ((s.occupied != all_slots) << CC_NEW_STACK)
+    by_class[1] = open_mask
+    by_class[2] = s.bottled
 
-    Targets are bitmasks too: bit 0..3 a slot, bit 4 (CC_NEW_STACK) a new stack.
-    """
-    cdef int n = 0, kind, slot
-    cdef unsigned int open_mask = 0, bottled = 0, new_stack = 0, targets
-    for slot in range(s.max_stacks):
-        if s.stacks[slot].len == 0:
-            new_stack = 1 << CC_NEW_STACK
-        elif s.stacks[slot].bottle:
-            bottled |= 1 << slot
-        else:
-            open_mask |= 1 << slot
+
+cdef int _placements(const CCState* s, unsigned int kinds, uint16_t* out) noexcept nogil:
+    """Every play or new-stack action for the card kinds in the bitmask, in id order."""
+    cdef int n = 0, kind
+    cdef unsigned int targets
+    cdef unsigned int by_class[3]
+    _target_masks(s, by_class)
     while kinds:
         kind = ctz(kinds)
         kinds &= kinds - 1
-        if kind == CC_OCTOPUS:
-            targets = bottled
-        elif kind == CC_CRAB:
-            targets = open_mask
-        else:
-            targets = open_mask | new_stack
+        targets = by_class[TARGET_CLASS[kind]]
         while targets:
             out[n] = kind * CC_TARGETS + ctz(targets)
             n += 1
@@ -219,6 +230,8 @@ cdef void _claim(CCState* s, Seat* claimer, int slot, int claiming_kind) noexcep
     stack.len = 0
     stack.bottle = 0
     stack.value = 0
+    s.occupied &= ~(1 << slot)
+    s.bottled &= ~(1 << slot)
 
 
 cdef void _place(CCState* s, int slot, int kind) noexcept nogil:
@@ -226,16 +239,15 @@ cdef void _place(CCState* s, int slot, int kind) noexcept nogil:
     stack.cards[stack.len] = kind
     stack.len += 1
     stack.value += CUP_VALUE[kind]
+    s.occupied |= 1 << slot
     if kind == CC_BOTTLE:
         stack.bottle = 1
+        s.bottled |= 1 << slot
 
 
 cdef inline int _free_slot(const CCState* s) noexcept nogil:
-    cdef int slot
-    for slot in range(s.max_stacks):
-        if s.stacks[slot].len == 0:
-            return slot
-    return -1
+    """The lowest free slot (precondition: there is one)."""
+    return ctz(~s.occupied)
 
 
 cdef void _play(CCState* s, int seat, int action) noexcept nogil:
@@ -289,22 +301,26 @@ cdef void cc_apply_action(CCState* s, int seat, int action) noexcept nogil:
         _play(s, seat, action)
 
 
-cdef void _random_select(CCState* s, int seat, Rng* rng) noexcept nogil:
-    """Selects 3 of the seat's physical cards uniformly (cheaper than ranking triples)."""
-    cdef Seat* player = &s.seats[seat]
-    cdef int left = 0, d, kind, r
+cdef void _shuffled_reserve(const Seat* player, uint8_t* order, Rng* rng) noexcept nogil:
+    """The seat's reserve as a random sequence of kinds: its future selections, 3 by 3."""
+    cdef int kind, i, j, n = 0
+    cdef uint8_t tmp
     for kind in range(CC_KINDS):
-        left += player.reserve[kind]
-    for d in range(3):
-        r = rng_below(rng, left)
-        kind = 0
-        while r >= player.reserve[kind]:
-            r -= player.reserve[kind]
-            kind += 1
-        player.reserve[kind] -= 1
-        player.hand[kind] += 1
-        player.hand_kinds |= 1 << kind
-        left -= 1
+        for i in range(player.reserve[kind]):
+            order[n] = kind
+            n += 1
+    for i in range(n - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        tmp = order[i]; order[i] = order[j]; order[j] = tmp
+
+
+cdef void _take_selection(CCState* s, int seat, const uint8_t* cards) noexcept nogil:
+    cdef Seat* player = &s.seats[seat]
+    cdef int d
+    for d in range(CC_HAND):
+        player.reserve[cards[d]] -= 1
+        player.hand[cards[d]] += 1
+        player.hand_kinds |= 1 << cards[d]
     player.selected = 1
     s.pending -= 1
     if s.pending == 0:
@@ -314,24 +330,64 @@ cdef void _random_select(CCState* s, int seat, Rng* rng) noexcept nogil:
 cdef int cc_random_playout(CCState* s, Rng* rng) noexcept nogil:
     """Plays uniformly random legal cards to the end; returns the number of moves made.
 
-    Selections draw 3 of the seat's cards at random (each physical card equally
-    likely) instead of a uniform pick among distinct triples: the same random
-    player at a tenth of the cost.
+    A random seat selects 3 of its physical cards with equal chance each (not a
+    uniform pick among distinct triples): every seat's reserve is shuffled once
+    and dealt out 3 by 3, one Fisher-Yates instead of one search per selection.
     """
-    cdef uint16_t legal[CC_MAX_LEGAL]
-    cdef int seat, n, moves = 0
+    cdef uint8_t order[CC_MAX_PLAYERS][CC_CARDS_PER_SEAT]
+    cdef int taken[CC_MAX_PLAYERS]
+    cdef int seat, moves = 0
+    for seat in range(s.players):
+        _shuffled_reserve(&s.seats[seat], order[seat], rng)
+        taken[seat] = 0
     while s.phase != PHASE_OVER:
         if s.phase == PHASE_SELECT:
             for seat in range(s.players):
                 if not s.seats[seat].selected:
-                    _random_select(s, seat, rng)
+                    _take_selection(s, seat, &order[seat][taken[seat]])
+                    taken[seat] += CC_HAND
                     moves += 1
-        else:
-            seat = cc_current_seat(s)
-            n = cc_legal_actions(s, seat, legal)
-            _play(s, seat, legal[rng_below(rng, n)])
-            moves += 1
+            continue
+        _play(s, s.current, _random_play(s, s.seats[s.current].hand_kinds, rng))
+        moves += 1
     return moves
+
+
+cdef inline int _random_play(const CCState* s, unsigned int kinds, Rng* rng) noexcept nogil:
+    """A uniformly random legal play action for a hand, without listing them all."""
+    cdef unsigned int by_class[3]
+    cdef unsigned int targets, rest = kinds
+    cdef int kind, total = 0, r
+    _target_masks(s, by_class)
+    while rest:
+        total += POPCOUNT5[by_class[TARGET_CLASS[ctz(rest)]]]
+        rest &= rest - 1
+    if total == 0:  # C2: nothing can be placed, discard any card
+        return CC_DISCARD_BASE + _nth_bit(kinds, rng_below(rng, _bits(kinds)))
+    r = rng_below(rng, total)
+    while True:
+        kind = ctz(kinds)
+        kinds &= kinds - 1
+        targets = by_class[TARGET_CLASS[kind]]
+        if r < POPCOUNT5[targets]:
+            return kind * CC_TARGETS + _nth_bit(targets, r)
+        r -= POPCOUNT5[targets]
+
+
+cdef inline int _bits(unsigned int bits) noexcept nogil:
+    cdef int n = 0
+    while bits:
+        bits &= bits - 1
+        n += 1
+    return n
+
+
+cdef inline int _nth_bit(unsigned int bits, int n) noexcept nogil:
+    """The index of the n-th set bit (0-based) of bits."""
+    while n:
+        bits &= bits - 1
+        n -= 1
+    return ctz(bits)
 
 
 # ---------------------------------------------------------------------------
@@ -344,10 +400,7 @@ _TRIPLE_OF = {(TRIPLE[t][0], TRIPLE[t][1], TRIPLE[t][2]): t for t in range(CC_TR
 cdef list _ACTION_INTS = list(range(CC_N_ACTIONS))  # shared int objects: cheap id lists
 
 
-def move_of_action(int action) -> dict:
-    """The JSON form of an action id (ids are fixed: see docs/rules.md)."""
-    if action < 0 or action >= CC_N_ACTIONS:
-        raise ValueError(f"action ids of {NAME} are 0 to {CC_N_ACTIONS - 1}, got {action}")
+def _build_move(int action) -> dict:
     if action >= CC_SELECT_BASE:
         t = action - CC_SELECT_BASE
         return {"type": "select", "cards": [CARD_NAMES[TRIPLE[t][d]] for d in range(3)]}
@@ -357,6 +410,24 @@ def move_of_action(int action) -> dict:
     if target == CC_NEW_STACK:
         return {"type": "new-stack", "card": CARD_NAMES[kind]}
     return {"type": "play", "card": CARD_NAMES[kind], "stack": target}
+
+
+cdef list _MOVES = [_build_move(a) for a in range(CC_N_ACTIONS)]  # templates, never handed out
+
+
+cdef dict _fresh_move(int action):
+    """A caller-owned copy of the move of a valid action id."""
+    cdef dict move = _MOVES[action]
+    if action >= CC_SELECT_BASE:
+        return {"type": "select", "cards": list(<list>move["cards"])}
+    return move.copy()
+
+
+def move_of_action(int action) -> dict:
+    """The JSON form of an action id (ids are fixed: see docs/rules.md)."""
+    if action < 0 or action >= CC_N_ACTIONS:
+        raise ValueError(f"action ids of {NAME} are 0 to {CC_N_ACTIONS - 1}, got {action}")
+    return _fresh_move(action)
 
 
 def _card_kind(name: object) -> int:
@@ -562,12 +633,16 @@ cdef void _derive(CCState* s) noexcept:
         s.seats[seat].score = 0
         for kind in range(CC_CUP_KINDS):
             s.seats[seat].score += CUP_VALUE[kind] * s.seats[seat].score_pile[kind]
+    s.occupied = 0
+    s.bottled = 0
     for slot in range(CC_MAX_STACKS):
+        s.occupied |= (s.stacks[slot].len > 0) << slot
         s.stacks[slot].value = 0
         s.stacks[slot].bottle = 0
         for i in range(s.stacks[slot].len):
             s.stacks[slot].value += CUP_VALUE[s.stacks[slot].cards[i]]
             s.stacks[slot].bottle |= s.stacks[slot].cards[i] == CC_BOTTLE
+        s.bottled |= s.stacks[slot].bottle << slot
 
 
 # ---------------------------------------------------------------------------
@@ -757,7 +832,9 @@ cdef class CupCrabState:
 
     def legal_moves(self, seat) -> list:
         """Every legal move of seat in its JSON form, canonical, without duplicates."""
-        return [move_of_action(a) for a in self.legal_actions(self._seat(seat, ValueError))]
+        cdef uint16_t buf[CC_MAX_LEGAL]
+        cdef int n = cc_legal_actions(&self.s, self._seat(seat, ValueError), buf)
+        return [_fresh_move(buf[i]) for i in range(n)]
 
     def move_of(self, int action) -> dict:
         return move_of_action(action)

@@ -302,7 +302,10 @@ class CupCrabModel:
 
     def end_round(self):
         if self.round == ROUNDS:
+            # docs/rules.md: "plays ... is 0 once the game is over"; round stays 7,
+            # seats keep selected = True (their hands are empty).
             self.phase = "over"
+            self.plays = 0
             return
         self.round += 1
         self.plays = 0

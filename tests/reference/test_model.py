@@ -276,6 +276,7 @@ def test_full_random_game(players, seed):
         assert m.legal_moves(p) == []
         assert v["seats"][p]["cards_left"] == 0 and v["seats"][p]["hand_size"] == 0
     assert v["hand"] == [] and v["reserve"] == []
+    assert m.snapshot()["plays"] == 0  # docs: plays is 0 once the game is over
     r = m.result()
     assert r["scores"] == [s["score"] for s in v["seats"]]
     assert r["cups"] == [s["score_cups"] for s in v["seats"]]
@@ -310,7 +311,7 @@ def test_result_ranking_ties():
         for c in pile:
             if c in rest:
                 rest.remove(c)
-    snap = make_snapshot(4, 7, 0, 12, [None, None, None], seats, discards=rest, phase="over")
+    snap = make_snapshot(4, 7, 0, 0, [None, None, None], seats, discards=rest, phase="over")
     m = CupCrabModel.from_snapshot(snap)
     assert m.to_move == [] and m.is_over
     assert m.result() == {

@@ -1,0 +1,123 @@
+"""Benchmarks of the compiled core: ``python -m core.bench [--runs 5] [--players 2 3 4 5]``.
+
+Prints medians of several runs (this machine is noisy, medians are not) of:
+
+- full random games per second inside C (`core.random_playouts`, GIL released);
+- steps per second of a Python loop over the integer path
+  (``legal_actions -> random.choice -> apply_action`` until the game is over);
+- steps per second of the dict path (``legal_moves -> random.choice -> apply``);
+- the dict path against the pure-Python reference model of ``tests/reference`` on the
+  same games (only when run from a source checkout, where that model exists).
+"""
+
+import argparse
+import importlib
+import platform
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import core
+
+
+def median_rate(work: Callable[[], int], runs: int) -> float:
+    """Median over runs of (units of work done) / (seconds taken)."""
+    rates = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        done = work()
+        rates.append(done / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+def playouts(game: str, players: int, games: int) -> Callable[[], int]:
+    def work() -> int:
+        core.random_playouts(game, players, games, seed=1)
+        return games
+    return work
+
+
+def integer_loop(game: str, players: int, games: int) -> Callable[[], int]:
+    def work() -> int:
+        choice = random.Random(1).choice
+        steps = 0
+        for seed in range(games):
+            state = core.new_game(game, players, seed=seed)
+            while not state.is_over:
+                seat = state.to_move[0]
+                state.apply_action(seat, choice(state.legal_actions(seat)))
+                steps += 1
+        return steps
+    return work
+
+
+def dict_loop(make: Callable[[int], Any], games: int) -> Callable[[], int]:
+    """Steps/s of legal_moves + apply on states made by make(seed)."""
+    def work() -> int:
+        choice = random.Random(1).choice
+        steps = 0
+        for seed in range(games):
+            state = make(seed)
+            while not state.is_over:
+                seat = state.to_move[0]
+                state.apply(seat, choice(state.legal_moves(seat)))
+                steps += 1
+        return steps
+    return work
+
+
+# Game name -> (module, class) of its pure-Python model under tests/reference.
+REFERENCE_MODELS = {"cup-the-crab": ("tests.reference.cupcrab", "CupCrabModel")}
+
+
+def reference_model(game: str) -> Any:
+    """The tests' pure-Python model class of game, or None outside a source checkout."""
+    module, name = REFERENCE_MODELS.get(game, ("", ""))
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, ValueError):
+        return None
+
+
+def bench_game(game: str, players: int, runs: int, scale: float) -> None:
+    rate = median_rate(playouts(game, players, int(200_000 * scale)), runs)
+    print(f"{game} {players}p  C random playouts      {rate:12,.0f} games/s")
+    integer = median_rate(integer_loop(game, players, int(2_000 * scale)), runs)
+    print(f"{game} {players}p  Python integer loop    {integer:12,.0f} steps/s")
+    games = max(1, int(300 * scale))
+    compiled = median_rate(dict_loop(lambda s: core.new_game(game, players, seed=s), games),
+                           runs)
+    print(f"{game} {players}p  Python dict loop       {compiled:12,.0f} steps/s")
+    model = reference_model(game)
+    if model is None:
+        return
+    # Same seeds and the same choice sequence: both dict loops pick the same index among
+    # the same legal moves, so the model plays exactly the games the core played.
+    start = {s: core.new_game(game, players, seed=s).snapshot() for s in range(games)}
+    pure = median_rate(dict_loop(lambda s: model.from_snapshot(start[s]), games), runs)
+    print(f"{game} {players}p  pure-Python model      {pure:12,.0f} steps/s"
+          f"   (core: integer loop {integer / pure:,.0f}x, dict loop {compiled / pure:,.0f}x)")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5])
+    parser.add_argument("--games", nargs="+", default=list(core.GAMES), choices=core.GAMES)
+    parser.add_argument("--scale", type=float, default=1.0, help="work per run (1 = default)")
+    args = parser.parse_args(argv)
+    print(f"# {time.strftime('%Y-%m-%d')} {platform.python_implementation()}"
+          f" {platform.python_version()} {platform.machine()}, medians of {args.runs} runs")
+    for game in args.games:
+        for players in args.players:
+            try:
+                core.new_game(game, players)
+            except ValueError:
+                continue
+            bench_game(game, players, args.runs, args.scale)
+
+
+if __name__ == "__main__":
+    main()
