@@ -843,6 +843,16 @@ cdef class CupCrabState:
         """The id of a well-formed move (legal or not); IllegalMove if malformed."""
         return action_of_move(move, self.s.max_stacks)
 
+    def visible_move(self, actor: int, move: dict, viewer) -> dict:
+        """A logged move of actor as viewer (None: a spectator) may see it now (C8).
+
+        A selection stays secret from everyone but its maker until the game is over;
+        every other move is public.
+        """
+        if move.get("type") == "select" and viewer != actor and self.s.phase != PHASE_OVER:
+            return {"type": "select", "cards": None}
+        return move
+
     # -- applying moves -----------------------------------------------------
 
     def verify_move(self, seat, move) -> int:

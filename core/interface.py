@@ -23,6 +23,8 @@ class GameState(Protocol):
         """The action id of move, or core.IllegalMove saying why it is refused."""
     def can_apply(self, seat: int, move: Move) -> bool: ...
     def apply(self, seat: int, move: Move) -> None: ...
+    def visible_move(self, actor: int, move: Move, viewer: int | None) -> Move:
+        """A logged move of actor as viewer (None: a spectator) may see it in this state."""
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """What seat (None: a spectator) may know, and nothing else."""
     def result(self) -> dict[str, Any] | None:

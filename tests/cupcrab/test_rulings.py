@@ -357,3 +357,16 @@ def test_c9_the_game_ends_after_seven_rounds_of_three_cards_each():
     assert state.to_move == () and state.result() is not None
     with pytest.raises(core.IllegalMove, match="game is over"):
         state.apply(0, {"type": "discard", "card": "crab"})
+
+
+def test_c8_logged_selections_stay_secret_from_others_until_the_game_is_over():
+    state = core.new_game("cup-the-crab", 3, seed=12)
+    move = state.legal_moves(1)[0]
+    state.apply(1, move)
+    assert state.visible_move(1, move, 1) == move
+    for viewer in (0, 2, None):
+        assert state.visible_move(1, move, viewer) == {"type": "select", "cards": None}
+    play = {"type": "new-stack", "card": "cup-1"}
+    assert state.visible_move(0, play, None) == play
+    state.playout(seed=1)
+    assert state.visible_move(1, move, None) == move
