@@ -68,6 +68,21 @@ def same(what, engine_value, model_value, ctx):
         raise AssertionError(f"[{ctx}] {what} differs: {first_diff(e, m)}")
 
 
+TRIPLES = list(itertools.combinations_with_replacement(range(len(CARD_NAMES)), 3))  # 286, sorted
+
+
+def action_id(move):
+    """The fixed integer id of a legal move (docs/rules.md)."""
+    if move["type"] == "select":
+        return 66 + TRIPLES.index(tuple(sorted(KIND[c] for c in move["cards"])))
+    kind = KIND[move["card"]]
+    if move["type"] == "play":
+        return kind * 5 + move["stack"]
+    if move["type"] == "new-stack":
+        return kind * 5 + 4
+    return 55 + kind
+
+
 def compare(state, model, ctx):
     players = model.players
     assert list(state.to_move) == model.to_move, (
@@ -75,6 +90,9 @@ def compare(state, model, ctx):
     assert bool(state.is_over) == model.is_over, f"[{ctx}] is_over differs"
     for seat in range(players):
         same(f"legal_moves({seat})", state.legal_moves(seat), model.legal_moves(seat), ctx)
+        if hasattr(state, "legal_actions"):
+            same(f"legal_actions({seat})", state.legal_actions(seat),
+                 [action_id(mv) for mv in model.legal_moves(seat)], ctx)
     for seat in list(range(players)) + [None]:
         same(f"view({seat})", state.view(seat), model.view(seat), ctx)
     snap = state.snapshot()
@@ -142,6 +160,9 @@ def probe_illegal(state, model, rng, ctx, n=4):
         if model_accepts(model, seat, move):
             continue
         tried += 1
+        if hasattr(state, "can_apply"):
+            assert state.can_apply(seat, copy.deepcopy(move)) is False, (
+                f"[{ctx}] engine can_apply True for a move the model rejects: seat {seat} {move!r}")
         try:
             state.apply(seat, copy.deepcopy(move))
         except core.IllegalMove:
