@@ -1,0 +1,63 @@
+"""Settings of the service, each from an environment variable (documented in the README)."""
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used; the message names the variable and what it accepts."""
+
+
+def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be an integer, got {raw!r}") from None
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be from {low} to {high}, got {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    redis_url: str | None = None     # REDIS_URL; None: the embedded in-process store
+    host: str = "127.0.0.1"          # HOST
+    port: int = 8000                 # PORT
+    workers: int = 1                 # WORKERS (more than 1 needs Redis)
+    game_ttl: int = 7 * 24 * 3600    # GAME_TTL_SECONDS: a game idle this long is deleted
+    max_body_bytes: int = 16 * 1024  # MAX_BODY_BYTES: larger request bodies get 413
+    access_log: bool = True          # ACCESS_LOG=0 turns the JSON request log off
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> "Settings":
+        settings = cls(
+            redis_url=env.get("REDIS_URL") or None,
+            host=env.get("HOST") or cls.host,
+            port=_int(env, "PORT", cls.port, 1, 65535),
+            workers=_int(env, "WORKERS", cls.workers, 1, 64),
+            game_ttl=_int(env, "GAME_TTL_SECONDS", cls.game_ttl, 1, 366 * 24 * 3600),
+            max_body_bytes=_int(env, "MAX_BODY_BYTES", cls.max_body_bytes, 256, 1 << 20),
+            access_log=env.get("ACCESS_LOG", "1") not in ("0", "false", "no"),
+        )
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        if self.workers > 1 and not self.redis_url:
+            raise ConfigError(
+                f"{self.workers} workers need REDIS_URL: without Redis each worker would keep"
+                " its own games, invisible to the others. Set REDIS_URL or use 1 worker.")
+
+    def as_env(self) -> dict[str, str]:
+        """These settings as the environment variables that from_env reads."""
+        env = {"HOST": self.host, "PORT": str(self.port), "WORKERS": str(self.workers),
+               "GAME_TTL_SECONDS": str(self.game_ttl),
+               "MAX_BODY_BYTES": str(self.max_body_bytes),
+               "ACCESS_LOG": "1" if self.access_log else "0"}
+        if self.redis_url:
+            env["REDIS_URL"] = self.redis_url
+        return env

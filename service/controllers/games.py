@@ -1,0 +1,74 @@
+"""/v1/games: create games, read views, legal moves and history, post moves."""
+
+import re
+from typing import Any
+
+from litestar import Controller, Request, get, post
+from litestar.exceptions import ValidationException
+from litestar.params import Parameter
+
+from service.schemas import CreateGame, MoveRequest
+from service.sessions import GameNotFound, Session, Sessions, Unauthorized
+
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
+
+
+def bearer_token(request: Request) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header; None when there is none."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("the Authorization header must be 'Bearer <seat token>'")
+    return token.strip()
+
+
+async def load(sessions: Sessions, game_id: str) -> Session:
+    if not GAME_ID.match(game_id):
+        raise GameNotFound(game_id)
+    return await sessions.load(game_id)
+
+
+class GamesController(Controller):
+    path = "/v1/games"
+    tags = ["games"]
+
+    @post("/", status_code=201, summary="Create a game; returns one secret token per seat")
+    async def create(self, data: CreateGame, sessions: Sessions) -> dict[str, Any]:
+        game_id, session, tokens = await sessions.create(data)
+        return {"id": game_id, "game": session.meta.game, "version": 0,
+                "seeded": session.meta.seeded,
+                "seats": [{"seat": seat, "token": token} for seat, token in enumerate(tokens)]}
+
+    @get("/{game_id:str}", summary="The game as the caller's seat (or a spectator) sees it")
+    async def read(self, game_id: str, request: Request, sessions: Sessions) -> dict[str, Any]:
+        session = await load(sessions, game_id)
+        return sessions.view(session, sessions.seat_of(session, bearer_token(request)))
+
+    @get("/{game_id:str}/legal-moves", summary="The caller's legal moves, as POST .../moves takes them")
+    async def legal_moves(self, game_id: str, request: Request,
+                          sessions: Sessions) -> dict[str, Any]:
+        session = await load(sessions, game_id)
+        seat = sessions.seat_of(session, bearer_token(request))
+        moves = [] if seat is None else session.state.legal_moves(seat)
+        return {"id": game_id, "version": session.record.version, "you": seat,
+                "legal_moves": moves}
+
+    @post("/{game_id:str}/moves", status_code=200, summary="Apply one move for the token's seat")
+    async def move(self, game_id: str, data: MoveRequest, request: Request, sessions: Sessions,
+                   idempotency_key: str | None = Parameter(header="Idempotency-Key",
+                                                           default=None)) -> dict[str, Any]:
+        if idempotency_key is not None and not IDEMPOTENCY_KEY.match(idempotency_key):
+            raise ValidationException(extra=[{
+                "message": "Idempotency-Key must be 1 to 200 printable ASCII characters",
+                "key": "Idempotency-Key"}])
+        if not GAME_ID.match(game_id):
+            raise GameNotFound(game_id)
+        return await sessions.play(game_id, bearer_token(request), data, idempotency_key)
+
+    @get("/{game_id:str}/history", summary="The move log as the caller may see it")
+    async def history(self, game_id: str, request: Request, sessions: Sessions) -> dict[str, Any]:
+        session = await load(sessions, game_id)
+        return await sessions.history(session, sessions.seat_of(session, bearer_token(request)))

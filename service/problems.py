@@ -1,0 +1,96 @@
+"""Every error as an RFC 9457 problem+json body with a stable type and an actionable detail.
+
+Handlers never put a stack trace, a token or internal state in a response; a 500 says
+only that the fault is ours (the traceback goes to the server's log).
+"""
+
+import logging
+from typing import Any
+
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+
+from core import InvalidState
+from service.sessions import (GameNotFound, IdempotencyMismatch, InvalidGame, MoveRejected,
+                              Unauthorized, VersionConflict)
+from service.store import StoreUnavailable
+
+log = logging.getLogger("service.errors")
+
+MEDIA_TYPE = "application/problem+json"
+TITLES = {400: "Bad request", 401: "Unauthorized", 404: "Not found",
+          405: "Method not allowed", 409: "Conflict", 413: "Request body too large",
+          422: "Unprocessable request", 500: "Internal error", 503: "Service unavailable"}
+
+
+def problem(request: Request, status: int, slug: str, detail: str,
+            headers: dict[str, str] | None = None, **extensions: Any) -> Response:
+    body = {"type": f"/problems/{slug}", "title": TITLES.get(status, "Error"),
+            "status": status, "detail": detail, "instance": request.url.path, **extensions}
+    return Response(body, status_code=status, media_type=MEDIA_TYPE, headers=headers)
+
+
+def _validation(request: Request, exc: ValidationException) -> Response:
+    reasons = []
+    for item in exc.extra if isinstance(exc.extra, list) else []:
+        key = item.get("key") if isinstance(item, dict) else None
+        where = "" if key in (None, "data") else f" - at `$.{key}`"
+        reasons.append(f"{item.get('message', item) if isinstance(item, dict) else item}{where}")
+    detail = "; ".join(reasons) or str(exc.detail)
+    return problem(request, 400, "invalid-request", f"invalid request body: {detail}")
+
+
+def _http(request: Request, exc: HTTPException) -> Response:
+    status = exc.status_code
+    if status == 413:
+        limit = request.app.state.settings.max_body_bytes
+        return problem(request, 413, "body-too-large",
+                       f"request bodies are limited to {limit} bytes")
+    if status == 400:
+        return problem(request, 400, "malformed-request", str(exc.detail))
+    if status == 404:
+        return problem(request, 404, "not-found", f"no resource at {request.url.path}")
+    if status == 405:
+        return problem(request, 405, "method-not-allowed",
+                       f"{request.method} is not allowed on {request.url.path}",
+                       headers=exc.headers)
+    if status >= 500:
+        return _internal(request, exc)
+    return problem(request, status, "http-error", str(exc.detail))
+
+
+def _internal(request: Request, exc: Exception) -> Response:
+    log.error("unhandled %s on %s %s", type(exc).__name__, request.method, request.url.path,
+              exc_info=exc)
+    return problem(request, 500, "internal-error",
+                   "the server failed to handle this request; nothing was changed")
+
+
+def _store_unavailable(request: Request, exc: StoreUnavailable) -> Response:
+    log.warning("store unavailable: %s", exc)
+    return problem(request, 503, "store-unavailable",
+                   "the game store cannot be reached; nothing was changed, retry shortly",
+                   headers={"Retry-After": "1"})
+
+
+def _corrupt(request: Request, exc: InvalidState) -> Response:
+    return _internal(request, exc)
+
+
+HANDLERS = {
+    ValidationException: _validation,
+    HTTPException: _http,
+    GameNotFound: lambda r, e: problem(r, 404, "game-not-found",
+                                       "no game has this id (or it expired after going idle)"),
+    Unauthorized: lambda r, e: problem(r, 401, "unauthorized", str(e),
+                                       headers={"WWW-Authenticate": "Bearer"}),
+    InvalidGame: lambda r, e: problem(r, 422, "invalid-game", str(e)),
+    MoveRejected: lambda r, e: problem(r, 422, "illegal-move", str(e),
+                                       legal_moves=e.legal_moves),
+    VersionConflict: lambda r, e: problem(r, 409, "version-conflict", str(e),
+                                          current_version=e.current),
+    IdempotencyMismatch: lambda r, e: problem(r, 422, "idempotency-key-reused", str(e)),
+    StoreUnavailable: _store_unavailable,
+    InvalidState: _corrupt,
+    Exception: _internal,
+}

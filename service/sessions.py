@@ -1,0 +1,198 @@
+"""Game sessions over a Store: creation, seat tokens, views, moves and history.
+
+Everything game-specific is asked of `core` through its shared interface; this module
+only knows versions, tokens and who may see what the core says they may see.
+"""
+
+import hashlib
+import hmac
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+import core
+from service.schemas import CreateGame, MoveRequest
+from service.store import Commit, GameRecord, Store
+
+MAX_COMMIT_ATTEMPTS = 8  # retries of a move whose client gave no expected_version
+
+
+class GameNotFound(Exception):
+    pass
+
+
+class Unauthorized(Exception):
+    pass
+
+
+class InvalidGame(Exception):
+    """Creation parameters that core refuses (unknown game, player count, options)."""
+
+
+class MoveRejected(Exception):
+    def __init__(self, reason: str, legal_moves: list[dict[str, Any]]) -> None:
+        super().__init__(reason)
+        self.legal_moves = legal_moves
+
+
+class VersionConflict(Exception):
+    def __init__(self, expected: int, current: int) -> None:
+        super().__init__(f"expected_version is {expected} but the game is at version {current}:"
+                         " reload the game and choose again")
+        self.current = current
+
+
+class IdempotencyMismatch(Exception):
+    pass
+
+
+class Meta(msgspec.Struct, frozen=True):
+    """What a game's record says besides its state; written once at creation."""
+    game: str
+    players: int
+    seeded: bool
+    token_hashes: list[str]
+    created: float
+
+
+@dataclass(frozen=True)
+class Session:
+    """A loaded game: its record, decoded metadata and core state."""
+    game_id: str
+    record: GameRecord
+    meta: Meta
+    state: core.GameState
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Sessions:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # -- creation and loading ------------------------------------------------
+
+    async def create(self, request: CreateGame) -> tuple[str, Session, list[str]]:
+        """A new game; returns its id, session and one secret token per seat."""
+        try:
+            state = core.new_game(request.game, request.players, seed=request.seed,
+                                  options=request.options)
+        except ValueError as error:
+            raise InvalidGame(str(error)) from None
+        tokens = [secrets.token_urlsafe(32) for _ in range(state.players)]
+        meta = Meta(state.game, state.players, request.seed is not None,
+                    [_hash(t) for t in tokens], time.time())
+        record = GameRecord(0, state.to_bytes(), msgspec.json.encode(meta))
+        game_id = new_game_id()
+        await self.store.create(game_id, record)
+        return game_id, Session(game_id, record, meta, state), tokens
+
+    async def load(self, game_id: str) -> Session:
+        record = await self.store.load(game_id)
+        if record is None:
+            raise GameNotFound(game_id)
+        meta = msgspec.json.decode(record.meta, type=Meta)
+        return Session(game_id, record, meta, core.from_bytes(record.blob))
+
+    @staticmethod
+    def seat_of(session: Session, token: str | None) -> int | None:
+        """The seat a bearer token belongs to, None without a token; Unauthorized if unknown."""
+        if token is None:
+            return None
+        digest = _hash(token)
+        seat = None
+        for index, stored in enumerate(session.meta.token_hashes):  # no early exit: constant time
+            if hmac.compare_digest(digest, stored):
+                seat = index
+        if seat is None:
+            raise Unauthorized("this token opens no seat of this game")
+        return seat
+
+    # -- what a viewer sees -----------------------------------------------------
+
+    @staticmethod
+    def view(session: Session, seat: int | None, version: int | None = None) -> dict[str, Any]:
+        state = session.state
+        return {
+            "id": session.game_id, "game": session.meta.game,
+            "version": session.record.version if version is None else version,
+            "status": "over" if state.is_over else "active", "seeded": session.meta.seeded,
+            "to_move": list(state.to_move), "you": seat,
+            "legal_moves": [] if seat is None else state.legal_moves(seat),
+            "result": state.result(), "view": state.view(seat),
+        }
+
+    async def history(self, session: Session, seat: int | None) -> dict[str, Any]:
+        entries = [msgspec.json.decode(raw) for raw in await self.store.history(session.game_id)]
+        state = session.state
+        return {
+            "id": session.game_id, "version": session.record.version,
+            "entries": [{"version": e["version"], "seat": e["seat"],
+                         "move": state.visible_move(e["seat"], e["move"], seat)}
+                        for e in entries],
+        }
+
+    # -- moves ------------------------------------------------------------------
+
+    async def play(self, game_id: str, token: str | None, request: MoveRequest,
+                   idempotency_key: str | None) -> dict[str, Any]:
+        """Applies one move for the token's seat; returns that seat's new view."""
+        fingerprint = hashlib.sha256(msgspec.json.encode(
+            {"move": request.move, "expected_version": request.expected_version},
+            order="sorted")).hexdigest()
+        for _ in range(MAX_COMMIT_ATTEMPTS):
+            session = await self.load(game_id)
+            seat = self.seat_of(session, token)
+            if seat is None:
+                raise Unauthorized("moves need the seat's token: Authorization: Bearer <token>")
+            replay_key = None if idempotency_key is None else f"{seat}:{idempotency_key}"
+            replayed = await self._replay(game_id, replay_key, fingerprint)
+            if replayed is not None:
+                return replayed
+            current = session.record.version
+            if request.expected_version is not None and request.expected_version != current:
+                raise VersionConflict(request.expected_version, current)
+            try:
+                session.state.apply(seat, request.move)
+            except core.IllegalMove as error:
+                raise MoveRejected(str(error), session.state.legal_moves(seat)) from None
+            response = self.view(session, seat, current + 1)
+            commit = Commit(
+                blob=session.state.to_bytes(),
+                entry=msgspec.json.encode({"version": current + 1, "seat": seat,
+                                           "move": request.move}),
+                idempotency_key=replay_key,
+                response=msgspec.json.encode({"fingerprint": fingerprint,
+                                              "response": response}))
+            if await self.store.commit(game_id, current, commit):
+                return response
+            if request.expected_version is not None:
+                replayed = await self._replay(game_id, replay_key, fingerprint)
+                if replayed is not None:
+                    return replayed
+                raise VersionConflict(request.expected_version, current + 1)
+        raise VersionConflict(current, current + 1)
+
+    async def _replay(self, game_id: str, key: str | None,
+                      fingerprint: str) -> dict[str, Any] | None:
+        """The stored response of an earlier request with this idempotency key, if any."""
+        if key is None:
+            return None
+        raw = await self.store.replay(game_id, key)
+        if raw is None:
+            return None
+        stored = msgspec.json.decode(raw)
+        if stored["fingerprint"] != fingerprint:
+            raise IdempotencyMismatch(
+                "this Idempotency-Key was already used for a different request on this game;"
+                " use a new key for a new move")
+        return stored["response"]

@@ -1,0 +1,186 @@
+"""Where game sessions live: a Redis store for production, an in-process one for a laptop.
+
+Both keep, per game, a record (version, core blob, immutable metadata), the move log
+and idempotency records, and pass the same contract tests (tests/service/test_store.py).
+A move is committed by one atomic compare-and-set on the version.
+"""
+
+import time
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import redis.asyncio as redis
+from redis.exceptions import RedisError
+
+
+class StoreUnavailable(Exception):
+    """The store cannot be reached; the request changed nothing."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    version: int   # moves applied so far
+    blob: bytes    # core's to_bytes() of the state
+    meta: bytes    # JSON written at creation (game, seats' token hashes, ...), never changed
+
+
+@dataclass(frozen=True)
+class Commit:
+    """One applied move: the new state, its log entry, and the idempotency record if any."""
+    blob: bytes
+    entry: bytes
+    idempotency_key: str | None = None
+    response: bytes = b""
+
+
+@runtime_checkable
+class Store(Protocol):
+    async def create(self, game_id: str, record: GameRecord) -> None: ...
+    async def load(self, game_id: str) -> GameRecord | None: ...
+    async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
+        """Applies commit if the game is at expected_version; False if it moved on."""
+    async def replay(self, game_id: str, idempotency_key: str) -> bytes | None: ...
+    async def history(self, game_id: str) -> list[bytes]: ...
+    async def ping(self) -> None: ...
+    async def close(self) -> None: ...
+
+
+class MemoryStore:
+    """Games in this process's memory: for one process, tests and a laptop.
+
+    No await happens inside a method between reading and writing, so on one event
+    loop each method is atomic, as the Redis script is.
+    """
+
+    def __init__(self, ttl: int) -> None:
+        self._ttl = ttl
+        self._games: dict[str, tuple[float, GameRecord, list[bytes], dict[str, bytes]]] = {}
+        self._creates = 0
+
+    def _live(self, game_id: str):
+        item = self._games.get(game_id)
+        if item is not None and item[0] < time.monotonic():
+            del self._games[game_id]
+            return None
+        return item
+
+    async def create(self, game_id: str, record: GameRecord) -> None:
+        self._creates += 1
+        if self._creates % 1024 == 0:  # forget idle games nobody asks for any more
+            now = time.monotonic()
+            for stale in [g for g, item in self._games.items() if item[0] < now]:
+                del self._games[stale]
+        self._games[game_id] = (time.monotonic() + self._ttl, record, [], {})
+
+    async def load(self, game_id: str) -> GameRecord | None:
+        item = self._live(game_id)
+        return None if item is None else item[1]
+
+    async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
+        item = self._live(game_id)
+        if item is None or item[1].version != expected_version:
+            return False
+        _, record, log, replays = item
+        log.append(commit.entry)
+        if commit.idempotency_key is not None:
+            replays[commit.idempotency_key] = commit.response
+        new = GameRecord(record.version + 1, commit.blob, record.meta)
+        self._games[game_id] = (time.monotonic() + self._ttl, new, log, replays)
+        return True
+
+    async def replay(self, game_id: str, idempotency_key: str) -> bytes | None:
+        item = self._live(game_id)
+        return None if item is None else item[3].get(idempotency_key)
+
+    async def history(self, game_id: str) -> list[bytes]:
+        item = self._live(game_id)
+        return [] if item is None else list(item[2])
+
+    async def ping(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        self._games.clear()
+
+
+# KEYS: the game's hash, its log, its idempotency hash (one hash tag: one cluster slot).
+# ARGV: expected version, blob, log entry, TTL seconds, idempotency key ('' if none), response.
+_COMMIT = """
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version or tonumber(version) ~= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'version', tonumber(version) + 1, 'blob', ARGV[2])
+redis.call('RPUSH', KEYS[2], ARGV[3])
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[3], ARGV[5], ARGV[6]) end
+for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
+return 1
+"""
+
+
+def _keys(game_id: str) -> tuple[str, str, str]:
+    tag = f"game:{{{game_id}}}"
+    return f"{tag}:state", f"{tag}:log", f"{tag}:idempotency"
+
+
+class RedisStore:
+    """Games in Redis, shared by every replica; each game's keys in one cluster slot."""
+
+    def __init__(self, url: str, ttl: int) -> None:
+        self._redis = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=2,
+                                           health_check_interval=30)
+        self._ttl = ttl
+        self._commit = self._redis.register_script(_COMMIT)
+
+    async def create(self, game_id: str, record: GameRecord) -> None:
+        state, _, _ = _keys(game_id)
+        try:
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.hset(state, mapping={"version": record.version, "blob": record.blob,
+                                          "meta": record.meta})
+                pipe.expire(state, self._ttl)
+                await pipe.execute()
+        except RedisError as error:
+            raise StoreUnavailable(str(error)) from error
+
+    async def load(self, game_id: str) -> GameRecord | None:
+        state, _, _ = _keys(game_id)
+        try:
+            version, blob, meta = await self._redis.hmget(state, ["version", "blob", "meta"])
+        except RedisError as error:
+            raise StoreUnavailable(str(error)) from error
+        if version is None or blob is None or meta is None:
+            return None
+        return GameRecord(int(version), blob, meta)
+
+    async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
+        try:
+            done = await self._commit(keys=_keys(game_id), args=[
+                expected_version, commit.blob, commit.entry, self._ttl,
+                commit.idempotency_key or "", commit.response])
+        except RedisError as error:
+            raise StoreUnavailable(str(error)) from error
+        return done == 1
+
+    async def replay(self, game_id: str, idempotency_key: str) -> bytes | None:
+        try:
+            return await self._redis.hget(_keys(game_id)[2], idempotency_key)
+        except RedisError as error:
+            raise StoreUnavailable(str(error)) from error
+
+    async def history(self, game_id: str) -> list[bytes]:
+        try:
+            return await self._redis.lrange(_keys(game_id)[1], 0, -1)
+        except RedisError as error:
+            raise StoreUnavailable(str(error)) from error
+
+    async def ping(self) -> None:
+        try:
+            await self._redis.ping()
+        except RedisError as error:
+            raise StoreUnavailable(str(error)) from error
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+
+
+def open_store(redis_url: str | None, ttl: int) -> Store:
+    return RedisStore(redis_url, ttl) if redis_url else MemoryStore(ttl)

@@ -1,0 +1,94 @@
+"""Real processes for the service tests: uvicorn servers and private redis-server instances.
+
+Nothing is mocked: a test talks HTTP to `python -m service` on a loopback port, and the
+service talks to a real Redis (the shared one on 6379, or a private one it can kill).
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED_REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until(check, seconds: float = 15.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except (httpx.HTTPError, OSError):
+            pass
+        time.sleep(0.05)
+    raise TimeoutError("gave up waiting")
+
+
+class Server:
+    """A running `python -m service`; its output is kept in a file for log checks."""
+
+    def __init__(self, env: dict[str, str], workers: int = 1) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
+        full_env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        full_env.update(env)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "service", "--port", str(self.port), "--workers", str(workers)],
+            cwd=ROOT, env=full_env, stdout=self.log, stderr=subprocess.STDOUT)
+        wait_until(lambda: httpx.get(self.url + "/health", timeout=1).status_code == 200)
+
+    def output(self) -> str:
+        return Path(self.log.name).read_text()
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        os.unlink(self.log.name)
+
+
+@contextmanager
+def server(env: dict[str, str], workers: int = 1) -> Iterator[Server]:
+    running = Server(env, workers)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+class PrivateRedis:
+    """A redis-server of the test's own on a free loopback port, to stop at will."""
+
+    def __init__(self) -> None:
+        if shutil.which("redis-server") is None:
+            raise RuntimeError("redis-server is not installed (.ci/run installs it)")
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_until(lambda: socket.create_connection(("127.0.0.1", self.port), 0.2).close() is None)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)

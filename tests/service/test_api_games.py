@@ -1,0 +1,70 @@
+"""Whole games over HTTP only, for every game and player count, on both stores."""
+
+import pytest
+
+import core
+from tests.service.play import auth, create, play_to_end, replay_in_core, tokens_of
+
+def player_counts():
+    """Every (game, players) that core accepts."""
+    for game in core.GAMES:
+        for players in range(1, 7):
+            try:
+                core.new_game(game, players, seed=0)
+            except ValueError:
+                continue
+            yield game, players
+
+
+@pytest.mark.parametrize("game, players", list(player_counts()))
+def test_a_whole_game_played_over_http_ends_as_core_computes(client, game, players):
+    seed = 1000 + players
+    created = create(client, game, players, seed=seed)
+    moves = play_to_end(client, created, seed=players)
+    final = client.get(f"/v1/games/{created['id']}").json()
+    state = replay_in_core(game, players, seed, moves)
+    assert final["status"] == "over" and final["to_move"] == []
+    assert final["result"] == state.result() and final["version"] == len(moves)
+    assert final["view"] == state.view(None)
+
+
+def test_creating_a_game_returns_one_token_per_seat_once(client):
+    created = create(client, "cup-the-crab", 3)
+    assert created["version"] == 0 and created["game"] == "cup-the-crab"
+    assert [s["seat"] for s in created["seats"]] == [0, 1, 2]
+    assert len({s["token"] for s in created["seats"]}) == 3
+    view = client.get(f"/v1/games/{created['id']}",
+                      headers=auth(created["seats"][1]["token"])).json()
+    assert "token" not in str(view) and view["you"] == 1
+
+
+def test_a_view_has_the_documented_fields(client):
+    created = create(client, "cup-the-crab", 2)
+    game_id, tokens = created["id"], tokens_of(created)
+    seat_view = client.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).json()
+    assert set(seat_view) == {"id", "game", "version", "status", "seeded", "to_move", "you",
+                              "legal_moves", "result", "view"}
+    assert seat_view["status"] == "active" and seat_view["result"] is None
+    assert seat_view["legal_moves"] == client.get(
+        f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json()["legal_moves"]
+    spectator = client.get(f"/v1/games/{game_id}").json()
+    assert spectator["you"] is None and spectator["legal_moves"] == []
+    assert spectator["view"]["hand"] is None
+
+
+def test_seeded_games_are_marked_seeded_in_every_view(client):
+    seeded = create(client, "cup-the-crab", 2, seed=5)
+    unseeded = create(client, "cup-the-crab", 2)
+    assert seeded["seeded"] is True and unseeded["seeded"] is False
+    for created, flag in ((seeded, True), (unseeded, False)):
+        token = created["seats"][0]["token"]
+        assert client.get(f"/v1/games/{created['id']}").json()["seeded"] is flag
+        assert client.get(f"/v1/games/{created['id']}", headers=auth(token)).json()["seeded"] is flag
+
+
+def test_the_same_seed_deals_the_same_game_as_core(client):
+    created = create(client, "cup-the-crab", 4, seed=77, options={"first_player": 2})
+    token = created["seats"][0]["token"]
+    view = client.get(f"/v1/games/{created['id']}", headers=auth(token)).json()
+    assert view["view"] == core.new_game("cup-the-crab", 4, seed=77,
+                                         options={"first_player": 2}).view(0)
