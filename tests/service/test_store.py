@@ -1,0 +1,120 @@
+"""One contract, two stores: RedisStore (real Redis) and MemoryStore behave alike."""
+
+import asyncio
+
+import pytest
+import redis
+
+from service.store import Commit, GameRecord, MemoryStore, RedisStore, StoreUnavailable
+from tests.service.servers import SHARED_REDIS, PrivateRedis
+
+TTL = 60
+
+
+def make(kind: str, ttl: int = TTL):
+    return RedisStore(SHARED_REDIS, ttl) if kind == "redis" else MemoryStore(ttl)
+
+
+def run(kind: str, scenario, ttl: int = TTL):
+    async def main():
+        store = make(kind, ttl)
+        try:
+            return await scenario(store)
+        finally:
+            await store.close()
+    return asyncio.run(main())
+
+
+RECORD = GameRecord(0, b"\x00state\xff", b'{"game": "x"}')
+stores = pytest.mark.parametrize("kind", ["redis", "memory"])
+
+
+@stores
+def test_a_created_game_loads_back_byte_for_byte(kind):
+    async def scenario(store):
+        await store.create("g1", RECORD)
+        return await store.load("g1"), await store.load("missing")
+    assert run(kind, scenario) == (RECORD, None)
+
+
+@stores
+def test_commit_is_a_compare_and_set_on_the_version(kind):
+    async def scenario(store):
+        await store.create("g2", RECORD)
+        first = await store.commit("g2", 0, Commit(b"one", b"e1"))
+        stale = await store.commit("g2", 0, Commit(b"two", b"e2"))
+        second = await store.commit("g2", 1, Commit(b"three", b"e3"))
+        return first, stale, second, await store.load("g2"), await store.history("g2")
+    first, stale, second, record, history = run(kind, scenario)
+    assert (first, stale, second) == (True, False, True)
+    assert record == GameRecord(2, b"three", RECORD.meta)
+    assert history == [b"e1", b"e3"]
+
+
+@stores
+def test_of_many_concurrent_commits_against_one_version_exactly_one_wins(kind):
+    async def scenario(store):
+        await store.create("g3", RECORD)
+        results = await asyncio.gather(*[store.commit("g3", 0, Commit(bytes([i]), b"e"))
+                                         for i in range(50)])
+        return results, await store.load("g3")
+    results, record = run(kind, scenario)
+    assert results.count(True) == 1 and record.version == 1
+
+
+@stores
+def test_commits_to_a_missing_game_fail(kind):
+    async def scenario(store):
+        return await store.commit("nope", 0, Commit(b"x", b"e"))
+    assert run(kind, scenario) is False
+
+
+@stores
+def test_idempotency_records_are_stored_with_the_commit(kind):
+    async def scenario(store):
+        await store.create("g4", RECORD)
+        await store.commit("g4", 0, Commit(b"x", b"e", "0:key", b"response"))
+        return await store.replay("g4", "0:key"), await store.replay("g4", "0:other")
+    assert run(kind, scenario) == (b"response", None)
+
+
+@stores
+def test_games_expire_when_idle_and_commits_renew_them(kind):
+    async def scenario(store):
+        await store.create("g5", RECORD)
+        await store.create("g6", RECORD)
+        await asyncio.sleep(0.6)
+        await store.commit("g6", 0, Commit(b"x", b"e"))
+        await asyncio.sleep(0.6)
+        return await store.load("g5"), await store.load("g6")
+    gone, kept = run(kind, scenario, ttl=1)
+    assert gone is None and kept is not None and kept.version == 1
+
+
+def test_redis_keys_of_one_game_share_a_hash_tag_and_carry_the_ttl():
+    async def scenario(store):
+        await store.create("tagged", RECORD)
+        await store.commit("tagged", 0, Commit(b"x", b"e", "0:k", b"r"))
+    run("redis", scenario)
+    client = redis.Redis.from_url(SHARED_REDIS)
+    keys = sorted(k.decode() for k in client.keys("game:{tagged}:*"))
+    assert keys == ["game:{tagged}:idempotency", "game:{tagged}:log", "game:{tagged}:state"]
+    assert all(0 < client.ttl(k) <= TTL for k in keys)
+    client.close()
+
+
+def test_an_unreachable_redis_raises_store_unavailable():
+    instance = PrivateRedis()
+    instance.stop()
+
+    async def scenario():
+        store = RedisStore(instance.url, TTL)
+        try:
+            for call in (store.ping(), store.load("x"), store.create("x", RECORD),
+                         store.commit("x", 0, Commit(b"", b"")), store.history("x"),
+                         store.replay("x", "k")):
+                with pytest.raises(StoreUnavailable):
+                    await call
+        finally:
+            await store.close()
+    asyncio.run(scenario())
