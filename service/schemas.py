@@ -18,4 +18,4 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
 class MoveRequest(msgspec.Struct, forbid_unknown_fields=True):
     """POST /v1/games/{id}/moves: a move exactly as listed in legal_moves."""
     move: dict[str, Any]
-    expected_version: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    expected_version: int | None = None  # any other version than the current one is stale: 409

@@ -83,6 +83,10 @@ class PrivateRedis:
             raise RuntimeError("redis-server is not installed (.ci/run installs it)")
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.start()
+
+    def start(self) -> None:
+        """Starts (or restarts, on the same port) the server, empty."""
         self.process = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
              "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

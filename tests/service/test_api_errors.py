@@ -4,7 +4,7 @@ import httpx
 import pytest
 
 from tests.service.play import auth, create, tokens_of
-from tests.service.servers import server
+from tests.service.servers import server, wait_until
 
 
 def snapshot(client, created):
@@ -43,7 +43,7 @@ def test_malformed_json_is_400_and_changes_nothing(client, game):
 @pytest.mark.parametrize("payload, detail", [
     ({"move": 5}, "Expected `object`, got `int` - at `$.move`"),
     ({"mvoe": {}}, "unknown field `mvoe`"),
-    ({"move": {}, "expected_version": -1}, "Expected `int` >= 0 - at `$.expected_version`"),
+    ({"move": {}, "expected_version": "one"}, "Expected `int | null`, got `str` - at `$.expected_version`"),
     ([], "Expected `object`, got `array`"),
 ])
 def test_schema_violations_are_400_with_msgspecs_message_and_path(client, game, payload, detail):
@@ -131,9 +131,11 @@ def test_a_stale_expected_version_is_409_with_the_current_version(client, game):
                 headers=auth(tokens[0]))
     before = snapshot(client, created)
     move = client.get(path, headers=auth(tokens[1])).json()["legal_moves"][0]
-    body = assert_problem(client.post(f"{path}/moves", json={"move": move, "expected_version": 0},
-                                      headers=auth(tokens[1])), 409, "version-conflict")
-    assert body["current_version"] == 1
+    for stale in (0, -1, 2):
+        body = assert_problem(client.post(f"{path}/moves", json={
+            "move": move, "expected_version": stale}, headers=auth(tokens[1])),
+            409, "version-conflict")
+        assert body["current_version"] == 1
     assert snapshot(client, created) == before
 
 
@@ -147,7 +149,7 @@ def test_a_body_over_the_limit_is_413(client, game):
     assert snapshot(client, created) == before
 
 
-def test_an_unreachable_store_is_503_and_health_stays_up(private_redis):
+def test_an_unreachable_store_is_503_then_the_service_recovers_when_it_returns(private_redis):
     with server({"REDIS_URL": private_redis.url}) as api, httpx.Client(base_url=api.url) as http:
         created = create(http, "cup-the-crab", 2)
         path, token = f"/v1/games/{created['id']}", created["seats"][0]["token"]
@@ -163,3 +165,10 @@ def test_an_unreachable_store_is_503_and_health_stays_up(private_redis):
         assert_problem(http.get("/ready"), 503, "store-unavailable")
         assert http.get("/health").status_code == 200
         assert "Traceback" not in api.output()
+        private_redis.start()  # back, empty (it keeps nothing on disk)
+        wait_until(lambda: http.get("/ready").status_code == 200)
+        again = create(http, "cup-the-crab", 2)
+        token = again["seats"][0]["token"]
+        move = http.get(f"/v1/games/{again['id']}", headers=auth(token)).json()["legal_moves"][0]
+        assert http.post(f"/v1/games/{again['id']}/moves", json={"move": move},
+                         headers=auth(token)).json()["version"] == 1
