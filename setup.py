@@ -23,7 +23,7 @@ DIRECTIVES = {
 EXTENSIONS = [
     Extension(f"core.{name}", [f"core/{name}.pyx"],
               extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"])
-    for name in ("cupcrab",)
+    for name in ("cupcrab", "cvp")
 ]
 
 setup(ext_modules=cythonize(EXTENSIONS, compiler_directives=DIRECTIVES,

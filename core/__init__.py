@@ -12,7 +12,7 @@ such as the HTTP service or a search AI never need to know which game runs::
 
 from typing import Any
 
-from core import _codec, cupcrab
+from core import _codec, cupcrab, cvp
 from core.errors import IllegalMove, InvalidState
 from core.interface import GameState
 
@@ -20,7 +20,7 @@ __all__ = ["GAMES", "GameState", "IllegalMove", "InvalidState", "from_bytes",
            "from_snapshot", "new_game", "random_playouts"]
 
 # Game name -> the compiled module implementing it.
-_MODULES = {cupcrab.NAME: cupcrab}
+_MODULES = {cupcrab.NAME: cupcrab, cvp.NAME: cvp}
 GAMES: tuple[str, ...] = tuple(_MODULES)
 
 

@@ -6,14 +6,15 @@ from pathlib import Path
 
 import core
 import core.cupcrab
+import core.cvp
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_every_game_engine_is_a_compiled_extension_module():
-    for module in (core.cupcrab,):
+    for module in (core.cupcrab, core.cvp):
         assert module.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), module
-    assert set(core.GAMES) == {"cup-the-crab"}
+    assert set(core.GAMES) == {"cup-the-crab", "crabe-vs-poulpe"}
 
 
 def test_only_core_and_service_are_packaged():
@@ -24,3 +25,4 @@ def test_only_core_and_service_are_packaged():
 def test_compiled_modules_ship_typing_stubs():
     assert (ROOT / "core" / "py.typed").exists()
     assert (ROOT / "core" / "cupcrab.pyi").exists()
+    assert (ROOT / "core" / "cvp.pyi").exists()
