@@ -171,8 +171,8 @@ class Sessions:
                 entry=msgspec.json.encode({"version": current + 1, "seat": seat,
                                            "move": request.move}),
                 idempotency_key=replay_key,
-                response=msgspec.json.encode({"fingerprint": fingerprint,
-                                              "response": response}))
+                response=b"" if replay_key is None else msgspec.json.encode(
+                    {"fingerprint": fingerprint, "response": response}))
             if await self.store.commit(game_id, current, commit):
                 return response
             if request.expected_version is not None:

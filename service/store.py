@@ -124,9 +124,12 @@ def _keys(game_id: str) -> tuple[str, str, str]:
 class RedisStore:
     """Games in Redis, shared by every replica; each game's keys in one cluster slot."""
 
-    def __init__(self, url: str, ttl: int) -> None:
-        self._redis = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=2,
-                                           health_check_interval=30)
+    def __init__(self, url: str, ttl: int, pool_size: int = 64) -> None:
+        # A blocking pool: under a burst, requests wait for a connection instead of failing.
+        pool = redis.BlockingConnectionPool.from_url(
+            url, max_connections=pool_size, timeout=5, socket_timeout=5,
+            socket_connect_timeout=2, health_check_interval=30)
+        self._redis = redis.Redis(connection_pool=pool)
         self._ttl = ttl
         self._commit = self._redis.register_script(_COMMIT)
 
@@ -179,7 +182,7 @@ class RedisStore:
             raise StoreUnavailable(str(error)) from error
 
     async def close(self) -> None:
-        await self._redis.aclose()
+        await self._redis.aclose(close_connection_pool=True)
 
 
 def open_store(redis_url: str | None, ttl: int) -> Store:

@@ -118,3 +118,14 @@ def test_an_unreachable_redis_raises_store_unavailable():
         finally:
             await store.close()
     asyncio.run(scenario())
+
+
+def test_a_burst_larger_than_the_redis_pool_waits_for_connections_instead_of_failing():
+    async def scenario():
+        store = RedisStore(SHARED_REDIS, TTL, pool_size=4)
+        try:
+            await store.create("burst", RECORD)
+            return await asyncio.gather(*[store.load("burst") for _ in range(200)])
+        finally:
+            await store.close()
+    assert asyncio.run(scenario()) == [RECORD] * 200

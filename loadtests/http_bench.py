@@ -1,0 +1,163 @@
+"""HTTP benchmark of the game endpoints against a bare HTTP + Redis baseline.
+
+    python loadtests/http_bench.py [--runs 3] [--seconds 10] [--connections 32]
+
+Needs `wrk` (Debian: apt-get install wrk) and a Redis server (REDIS_URL, default database
+12 of 127.0.0.1:6379, which it flushes). It starts, on loopback, the service and the
+baseline app of loadtests/baseline_app.py with the same uvicorn settings (1 worker, uvloop,
+httptools), then measures with wrk, several runs each, medians reported:
+
+- GET a seat's view vs the baseline's Redis GET;
+- POST a legal move (each prepared move posted once) vs the baseline's Redis GET + SET;
+- p99 of the game endpoints at about half of their peak rate.
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import redis
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+from service.schemas import CreateGame  # noqa: E402
+from service.sessions import Sessions  # noqa: E402
+from service.store import RedisStore  # noqa: E402
+
+UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+def start(command: list[str], env: dict[str, str], port: int) -> subprocess.Popen:
+    process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **env},
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1)
+            return process
+        except OSError as error:
+            if getattr(error, "code", None) == 404:  # the baseline has no /health: it is up
+                return process
+            time.sleep(0.05)
+    process.kill()
+    raise RuntimeError(f"{command} did not start")
+
+
+def wrk(url: str, seconds: int, connections: int, script: str, env: dict[str, str]) -> dict:
+    """Runs wrk once; requests/s, p50 and p99 in ms, and non-2xx responses."""
+    out = subprocess.run(
+        ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(HERE / script),
+         url], env={**os.environ, "THREADS": "2", **env}, capture_output=True, text=True,
+        check=True).stdout
+    def latency(pct: str) -> float:
+        value, unit = re.search(rf"^\s+{pct}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M).groups()
+        return float(value) * UNITS[unit]
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+            "p50": latency("50"), "p99": latency("99"), "bad": int(bad.group(1)) if bad else 0}
+
+
+async def prepare_moves(redis_url: str, games: int, path: Path) -> None:
+    """Creates 2-player games and writes both seats' first moves, one line each."""
+    sessions = Sessions(RedisStore(redis_url, 3600))
+    with path.open("w") as out:
+        for start_at in range(0, games, 200):
+            batch = await asyncio.gather(*[sessions.create(CreateGame("cup-the-crab", 2))
+                                           for _ in range(min(200, games - start_at))])
+            for game_id, session, tokens in batch:
+                for seat in (0, 1):
+                    move = json.dumps({"move": session.state.legal_moves(seat)[seat]})
+                    out.write(f"/v1/games/{game_id}/moves\t{tokens[seat]}\t{move}\n")
+    await sessions.store.close()
+
+
+def median(runs: list[dict]) -> dict:
+    return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--connections", type=int, default=32)
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("http_bench needs wrk: apt-get install wrk")
+    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/12")
+    redis.Redis.from_url(redis_url).flushdb()
+    common = {"REDIS_URL": redis_url, "ACCESS_LOG": "0"}
+    uvicorn = [sys.executable, "-m", "uvicorn", "--loop", "uvloop", "--http", "httptools",
+               "--no-access-log", "--log-level", "warning", "--port"]
+    service = start([sys.executable, "-m", "service", "--port", "8601"], common, 8601)
+    baseline = start(uvicorn + ["8602", "--factory", "loadtests.baseline_app:create_app"],
+                     common, 8602)
+    try:
+        created = json.loads(urllib.request.urlopen(urllib.request.Request(
+            "http://127.0.0.1:8601/v1/games", method="POST",
+            data=b'{"game": "cup-the-crab", "players": 2}')).read())
+        view_url = f"http://127.0.0.1:8601/v1/games/{created['id']}"
+        token = created["seats"][0]["token"]
+        blob = json.loads(urllib.request.urlopen(urllib.request.Request(
+            f"http://127.0.0.1:8602/baseline/k", method="POST", data=b"{}",
+            headers={"Content-Type": "application/json"})).read())
+        assert blob["key"] == "k"
+        moves_file = Path(tempfile.mkstemp(suffix=".moves")[1])
+        figures: dict[str, list[dict]] = {k: [] for k in ("view", "base-get", "move", "base-set")}
+        for _ in range(args.runs):
+            figures["view"].append(wrk(view_url, args.seconds, args.connections, "fixed.lua",
+                                       {"TOKEN": token}))
+            figures["base-get"].append(wrk("http://127.0.0.1:8602/baseline/k", args.seconds,
+                                           args.connections, "fixed.lua", {}))
+            expected = int(max(figures["view"][-1]["rps"], 1000) * args.seconds * 1.2)
+            asyncio.run(prepare_moves(redis_url, expected // 2 + 1, moves_file))
+            figures["move"].append(wrk("http://127.0.0.1:8601", args.seconds, args.connections,
+                                       "moves.lua", {"MOVES": str(moves_file)}))
+            figures["base-set"].append(wrk("http://127.0.0.1:8602/baseline/k", args.seconds,
+                                           args.connections, "fixed.lua",
+                                           {"METHOD": "POST", "BODY": '{"move": {}}'}))
+        report(figures, args, view_url, token, redis_url, moves_file)
+    finally:
+        for process in (service, baseline):
+            process.terminate()
+            process.wait()
+
+
+def report(figures, args, view_url, token, redis_url, moves_file) -> None:
+    peak = {name: median(runs) for name, runs in figures.items()}
+    print(f"# {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, 1 server worker, wrk -t2"
+          f" -c{args.connections} -d{args.seconds}s, medians of {args.runs} runs")
+    for name, label in (("view", "GET view (game)"), ("base-get", "GET baseline (Redis GET)"),
+                        ("move", "POST move (game)"), ("base-set", "POST baseline (GET+SET)")):
+        f = peak[name]
+        print(f"{label:28} {f['rps']:9,.0f} req/s  p50 {f['p50']:6.2f} ms  p99 {f['p99']:6.2f} ms"
+              f"  non-2xx {f['bad']:.0f}")
+    print(f"view/baseline throughput {peak['view']['rps'] / peak['base-get']['rps']:.0%},"
+          f" move/baseline {peak['move']['rps'] / peak['base-set']['rps']:.0%}")
+    half_view = peak["view"]["rps"] / 2
+    delay = {"DELAY_MS": str(int(1000 * args.connections / half_view))}
+    view = median([wrk(view_url, args.seconds, args.connections, "fixed.lua",
+                       {"TOKEN": token, **delay}) for _ in range(args.runs)])
+    half_move = peak["move"]["rps"] / 2
+    asyncio.run(prepare_moves(redis_url, int(half_move * args.seconds * 0.7 * args.runs) + 1,
+                              moves_file))
+    delay = {"DELAY_MS": str(int(1000 * args.connections / half_move))}
+    move = median([wrk("http://127.0.0.1:8601", args.seconds, args.connections, "moves.lua",
+                       {"MOVES": str(moves_file), **delay}) for _ in range(1)])
+    print(f"at about half load: GET view {view['rps']:,.0f} req/s p99 {view['p99']:.2f} ms;"
+          f" POST move {move['rps']:,.0f} req/s p99 {move['p99']:.2f} ms"
+          f" (non-2xx {view['bad'] + move['bad']:.0f})")
+
+
+if __name__ == "__main__":
+    main()
