@@ -6,14 +6,13 @@ from litestar import Litestar
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
-from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
 from litestar.static_files import create_static_files_router
 from swagger_ui_bundle import swagger_ui_path
 
-from service.access_log import access_log_middleware
 from service.config import Settings
 from service.controllers.games import GamesController
 from service.controllers.health import HealthController
+from service.observe import metrics, observer
 from service.problems import HANDLERS
 from service.sessions import Sessions
 from service.store import Store, open_store
@@ -36,23 +35,18 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     settings = settings or Settings.from_env()
     store = store or open_store(settings.redis_url, settings.game_ttl)
     sessions = Sessions(store)
-    prometheus = PrometheusConfig(app_name="crab_engines", group_path=True,
-                                  exclude=["/metrics", "/schema"])
-    middleware = [prometheus.middleware]
-    if settings.access_log:
-        middleware.insert(0, access_log_middleware)
-
     async def close_store() -> None:
         await store.close()
 
     app = Litestar(
-        route_handlers=[GamesController, HealthController, PrometheusController,
+        route_handlers=[GamesController, HealthController, metrics,
                         create_static_files_router(path=SWAGGER_ASSETS,
                                                    directories=[swagger_ui_path],
                                                    include_in_schema=False)],
         dependencies={"sessions": Provide(lambda: sessions, sync_to_thread=False),
                       "store": Provide(lambda: store, sync_to_thread=False)},
-        exception_handlers=HANDLERS, middleware=middleware, openapi_config=_openapi(),
+        exception_handlers=HANDLERS, middleware=[observer(settings.access_log)],
+        openapi_config=_openapi(),
         request_max_body_size=settings.max_body_bytes, on_shutdown=[close_store],
         logging_config=None)
     app.state.settings = settings

@@ -1,0 +1,32 @@
+"""Operations endpoints: health, readiness, metrics, and the OpenAPI document and UI."""
+
+from tests.service.play import auth, create
+
+
+def test_health_and_ready_answer_ok(client):
+    assert client.get("/health").json() == {"status": "ok"}
+    assert client.get("/ready").json() == {"status": "ready"}
+
+
+def test_metrics_count_requests_by_route_template_never_by_game_id(client):
+    game = create(client, "cup-the-crab", 2)
+    client.get(f"/v1/games/{game['id']}", headers=auth(game["seats"][0]["token"]))
+    text = client.get("/metrics").text
+    assert 'crab_http_requests_total{method="GET",route="/v1/games/{game_id}",status="200"}' in text
+    assert "crab_http_request_duration_seconds_bucket" in text
+    assert game["id"] not in text
+
+
+def test_openapi_document_describes_every_game_route(client):
+    spec = client.get("/schema/openapi.json").json()
+    assert {"/v1/games", "/v1/games/{game_id}", "/v1/games/{game_id}/moves",
+            "/v1/games/{game_id}/legal-moves", "/v1/games/{game_id}/history"} <= set(spec["paths"])
+    assert "CreateGame" in spec["components"]["schemas"]
+
+
+def test_the_api_ui_loads_its_assets_from_this_service_only(client):
+    page = client.get("/schema").text
+    assert "https://" not in page and "http://" not in page
+    for asset in ("swagger-ui-bundle.js", "swagger-ui.css", "swagger-ui-standalone-preset.js"):
+        assert f"/schema/assets/{asset}" in page
+        assert client.get(f"/schema/assets/{asset}").status_code == 200
