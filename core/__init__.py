@@ -61,6 +61,13 @@ def from_snapshot(snapshot: dict[str, Any], *, seed: int | None = None) -> GameS
     return _MODULES[game].from_snapshot(snapshot, seed)
 
 
-def random_playouts(name: str, players: int, n: int, seed: int = 0) -> dict[str, Any]:
-    """Plays n uniformly random games in C (GIL released); aggregate statistics."""
-    return _module(name).random_playouts(_players(players), n, seed)
+def random_playouts(name: str, players: int, n: int, seed: int = 0,
+                    options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Plays n uniformly random games in C (GIL released); aggregate statistics.
+
+    options are the game's creation options (e.g. Crabe vs Poulpe's deck mode), for the
+    games whose playouts take them.
+    """
+    if options is None:
+        return _module(name).random_playouts(_players(players), n, seed)
+    return _module(name).random_playouts(_players(players), n, seed, options)
