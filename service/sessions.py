@@ -97,7 +97,10 @@ class Sessions:
         return game_id, Session(game_id, record, meta, state), tokens
 
     async def load(self, game_id: str) -> Session:
-        record = await self.store.load(game_id)
+        return self._session(game_id, await self.store.load(game_id))
+
+    @staticmethod
+    def _session(game_id: str, record: GameRecord | None) -> Session:
         if record is None:
             raise GameNotFound(game_id)
         meta = msgspec.json.decode(record.meta, type=Meta)
@@ -146,18 +149,18 @@ class Sessions:
     async def play(self, game_id: str, token: str | None, request: MoveRequest,
                    idempotency_key: str | None) -> dict[str, Any]:
         """Applies one move for the token's seat; returns that seat's new view."""
+        if token is None:
+            raise Unauthorized("moves need the seat's token: Authorization: Bearer <token>")
         fingerprint = hashlib.sha256(msgspec.json.encode(
             {"move": request.move, "expected_version": request.expected_version},
             order="sorted")).hexdigest()
+        # Keys are scoped by token, i.e. by seat, and known before the game is loaded.
+        replay_key = None if idempotency_key is None else f"{_hash(token)}:{idempotency_key}"
         for _ in range(MAX_COMMIT_ATTEMPTS):
-            session = await self.load(game_id)
+            session, replayed = await self._load_for_move(game_id, replay_key)
             seat = self.seat_of(session, token)
-            if seat is None:
-                raise Unauthorized("moves need the seat's token: Authorization: Bearer <token>")
-            replay_key = None if idempotency_key is None else f"{seat}:{idempotency_key}"
-            replayed = await self._replay(game_id, replay_key, fingerprint)
             if replayed is not None:
-                return replayed
+                return self._replayed(replayed, fingerprint)
             current = session.record.version
             if request.expected_version is not None and request.expected_version != current:
                 raise VersionConflict(request.expected_version, current)
@@ -175,21 +178,20 @@ class Sessions:
                     {"fingerprint": fingerprint, "response": response}))
             if await self.store.commit(game_id, current, commit):
                 return response
-            if request.expected_version is not None:
-                replayed = await self._replay(game_id, replay_key, fingerprint)
-                if replayed is not None:
-                    return replayed
+            if request.expected_version is not None and replay_key is None:
                 raise VersionConflict(request.expected_version, current + 1)
         raise VersionConflict(current, current + 1)
 
-    async def _replay(self, game_id: str, key: str | None,
-                      fingerprint: str) -> dict[str, Any] | None:
-        """The stored response of an earlier request with this idempotency key, if any."""
-        if key is None:
-            return None
-        raw = await self.store.replay(game_id, key)
-        if raw is None:
-            return None
+    async def _load_for_move(self, game_id: str,
+                             replay_key: str | None) -> tuple[Session, bytes | None]:
+        if replay_key is None:
+            return await self.load(game_id), None
+        record, replayed = await self.store.load_with_replay(game_id, replay_key)
+        return self._session(game_id, record), replayed
+
+    @staticmethod
+    def _replayed(raw: bytes, fingerprint: str) -> dict[str, Any]:
+        """The stored response of an earlier request with this idempotency key."""
         stored = msgspec.json.decode(raw)
         if stored["fingerprint"] != fingerprint:
             raise IdempotencyMismatch(

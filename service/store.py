@@ -37,9 +37,11 @@ class Commit:
 class Store(Protocol):
     async def create(self, game_id: str, record: GameRecord) -> None: ...
     async def load(self, game_id: str) -> GameRecord | None: ...
+    async def load_with_replay(self, game_id: str,
+                               idempotency_key: str) -> tuple[GameRecord | None, bytes | None]:
+        """The record and the stored response for this idempotency key, in one round trip."""
     async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
         """Applies commit if the game is at expected_version; False if it moved on."""
-    async def replay(self, game_id: str, idempotency_key: str) -> bytes | None: ...
     async def history(self, game_id: str) -> list[bytes]: ...
     async def ping(self) -> None: ...
     async def close(self) -> None: ...
@@ -76,6 +78,11 @@ class MemoryStore:
         item = self._live(game_id)
         return None if item is None else item[1]
 
+    async def load_with_replay(self, game_id: str,
+                               idempotency_key: str) -> tuple[GameRecord | None, bytes | None]:
+        item = self._live(game_id)
+        return (None, None) if item is None else (item[1], item[3].get(idempotency_key))
+
     async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
         item = self._live(game_id)
         if item is None or item[1].version != expected_version:
@@ -87,10 +94,6 @@ class MemoryStore:
         new = GameRecord(record.version + 1, commit.blob, record.meta)
         self._games[game_id] = (time.monotonic() + self._ttl, new, log, replays)
         return True
-
-    async def replay(self, game_id: str, idempotency_key: str) -> bytes | None:
-        item = self._live(game_id)
-        return None if item is None else item[3].get(idempotency_key)
 
     async def history(self, game_id: str) -> list[bytes]:
         item = self._live(game_id)
@@ -124,11 +127,13 @@ def _keys(game_id: str) -> tuple[str, str, str]:
 class RedisStore:
     """Games in Redis, shared by every replica; each game's keys in one cluster slot."""
 
-    def __init__(self, url: str, ttl: int, pool_size: int = 64) -> None:
-        # A blocking pool: under a burst, requests wait for a connection instead of failing.
-        pool = redis.BlockingConnectionPool.from_url(
-            url, max_connections=pool_size, timeout=5, socket_timeout=5,
-            socket_connect_timeout=2, health_check_interval=30)
+    def __init__(self, url: str, ttl: int, pool_size: int = 1024) -> None:
+        # A plain pool: redis-py's blocking pool cost a quarter of a move's CPU time.  A
+        # worker holds at most one connection per request awaiting Redis, so 1024 is a
+        # ceiling no healthy worker reaches; past it a request gets a 503, not a hang.
+        pool = redis.ConnectionPool.from_url(
+            url, max_connections=pool_size, socket_timeout=5, socket_connect_timeout=2,
+            health_check_interval=30)
         self._redis = redis.Redis(connection_pool=pool)
         self._ttl = ttl
         self._commit = self._redis.register_script(_COMMIT)
@@ -150,9 +155,19 @@ class RedisStore:
             version, blob, meta = await self._redis.hmget(state, ["version", "blob", "meta"])
         except RedisError as error:
             raise StoreUnavailable(str(error)) from error
-        if version is None or blob is None or meta is None:
-            return None
-        return GameRecord(int(version), blob, meta)
+        return _record(version, blob, meta)
+
+    async def load_with_replay(self, game_id: str,
+                               idempotency_key: str) -> tuple[GameRecord | None, bytes | None]:
+        state, _, replays = _keys(game_id)
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                pipe.hmget(state, ["version", "blob", "meta"])
+                pipe.hget(replays, idempotency_key)
+                (version, blob, meta), replay = await pipe.execute()
+        except RedisError as error:
+            raise StoreUnavailable(str(error)) from error
+        return _record(version, blob, meta), replay
 
     async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
         try:
@@ -162,12 +177,6 @@ class RedisStore:
         except RedisError as error:
             raise StoreUnavailable(str(error)) from error
         return done == 1
-
-    async def replay(self, game_id: str, idempotency_key: str) -> bytes | None:
-        try:
-            return await self._redis.hget(_keys(game_id)[2], idempotency_key)
-        except RedisError as error:
-            raise StoreUnavailable(str(error)) from error
 
     async def history(self, game_id: str) -> list[bytes]:
         try:
@@ -183,6 +192,12 @@ class RedisStore:
 
     async def close(self) -> None:
         await self._redis.aclose(close_connection_pool=True)
+
+
+def _record(version: bytes | None, blob: bytes | None, meta: bytes | None) -> GameRecord | None:
+    if version is None or blob is None or meta is None:
+        return None
+    return GameRecord(int(version), blob, meta)
 
 
 def open_store(redis_url: str | None, ttl: int) -> Store:
