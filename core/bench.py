@@ -32,19 +32,21 @@ def median_rate(work: Callable[[], int], runs: int) -> float:
     return statistics.median(rates)
 
 
-def playouts(game: str, players: int, games: int) -> Callable[[], int]:
+def playouts(game: str, players: int, games: int,
+             options: dict[str, Any] | None = None) -> Callable[[], int]:
     def work() -> int:
-        core.random_playouts(game, players, games, seed=1)
+        core.random_playouts(game, players, games, seed=1, options=options)
         return games
     return work
 
 
-def integer_loop(game: str, players: int, games: int) -> Callable[[], int]:
+def integer_loop(game: str, players: int, games: int,
+                 options: dict[str, Any] | None = None) -> Callable[[], int]:
     def work() -> int:
         choice = random.Random(1).choice
         steps = 0
         for seed in range(games):
-            state = core.new_game(game, players, seed=seed)
+            state = core.new_game(game, players, seed=seed, options=options)
             while not state.is_over:
                 seat = state.to_move[0]
                 state.apply_action(seat, choice(state.legal_actions(seat)))
@@ -69,7 +71,11 @@ def dict_loop(make: Callable[[int], Any], games: int) -> Callable[[], int]:
 
 
 # Game name -> (module, class) of its pure-Python model under tests/reference.
-REFERENCE_MODELS = {"cup-the-crab": ("tests.reference.cupcrab", "CupCrabModel")}
+REFERENCE_MODELS = {"cup-the-crab": ("tests.reference.cupcrab", "CupCrabModel"),
+                    "crabe-vs-poulpe": ("tests.reference.cvp", "CrabeVsPoulpeModel")}
+# Game name -> the creation options to benchmark separately (default: one run, no options).
+VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "crabe-vs-poulpe": [{"mode": "symmetrical"}, {"mode": "asymmetrical"}]}
 
 
 def reference_model(game: str) -> Any:
@@ -81,24 +87,31 @@ def reference_model(game: str) -> Any:
         return None
 
 
-def bench_game(game: str, players: int, runs: int, scale: float) -> None:
-    rate = median_rate(playouts(game, players, int(200_000 * scale)), runs)
-    print(f"{game} {players}p  C random playouts      {rate:12,.0f} games/s")
-    integer = median_rate(integer_loop(game, players, int(2_000 * scale)), runs)
-    print(f"{game} {players}p  Python integer loop    {integer:12,.0f} steps/s")
+def bench_game(game: str, players: int, runs: int, scale: float,
+               options: dict[str, Any] | None = None) -> None:
+    label = f"{game} {players}p" + (f" {options['mode'][:4]}" if options else "")
+    rate = median_rate(playouts(game, players, int(200_000 * scale), options), runs)
+    print(f"{label}  C random playouts      {rate:12,.0f} games/s")
+    integer = median_rate(integer_loop(game, players, int(2_000 * scale), options), runs)
+    print(f"{label}  Python integer loop    {integer:12,.0f} steps/s")
     games = max(1, int(300 * scale))
-    compiled = median_rate(dict_loop(lambda s: core.new_game(game, players, seed=s), games),
-                           runs)
-    print(f"{game} {players}p  Python dict loop       {compiled:12,.0f} steps/s")
+    compiled = median_rate(dict_loop(
+        lambda s: core.new_game(game, players, seed=s, options=options), games), runs)
+    print(f"{label}  Python dict loop       {compiled:12,.0f} steps/s")
     model = reference_model(game)
     if model is None:
         return
     # Same seeds and the same choice sequence: both dict loops pick the same index among
-    # the same legal moves, so the model plays exactly the games the core played.
-    start = {s: core.new_game(game, players, seed=s).snapshot() for s in range(games)}
+    # the same legal moves, so the model plays exactly the games the core played (up to
+    # the first mid-game shuffle, e.g. a Pincer: the model's PRNG starts from seed 0).
+    start = {s: core.new_game(game, players, seed=s, options=options).snapshot()
+             for s in range(games)}
     pure = median_rate(dict_loop(lambda s: model.from_snapshot(start[s]), games), runs)
-    print(f"{game} {players}p  pure-Python model      {pure:12,.0f} steps/s"
-          f"   (core: integer loop {integer / pure:,.0f}x, dict loop {compiled / pure:,.0f}x)")
+    # Moves per game turn the C playouts' games/s into steps/s, comparable with the model's.
+    per_game = core.random_playouts(game, players, 2_000, seed=1, options=options)["mean_moves"]
+    print(f"{label}  pure-Python model      {pure:12,.0f} steps/s"
+          f"   (core: C playouts {rate * per_game / pure:,.0f}x,"
+          f" integer loop {integer / pure:,.0f}x, dict loop {compiled / pure:,.0f}x)")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -116,7 +129,8 @@ def main(argv: list[str] | None = None) -> None:
                 core.new_game(game, players)
             except ValueError:
                 continue
-            bench_game(game, players, args.runs, args.scale)
+            for options in VARIANTS.get(game, [None]):
+                bench_game(game, players, args.runs, args.scale, options)
 
 
 if __name__ == "__main__":
