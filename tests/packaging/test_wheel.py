@@ -1,0 +1,53 @@
+"""The container's build, checked without a Docker engine: the wheel the Dockerfile builds
+installs into a clean virtual environment and, installed (not editable), serves a game."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+
+from tests.service.play import create, play_to_end
+from tests.service.servers import SHARED_REDIS, free_port, wait_until
+
+ROOT = Path(__file__).resolve().parents[2]
+WHEEL_COMMAND = ["-m", "pip", "wheel", "--no-deps", "--wheel-dir"]
+
+
+def test_the_dockerfile_builds_the_wheel_with_the_command_tested_here():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "RUN python " + " ".join(WHEEL_COMMAND) + " /dist ." in dockerfile
+    runtime = dockerfile.split("FROM python:3.11-slim\n")[1]
+    assert "USER crab" in runtime and "HEALTHCHECK" in runtime and "EXPOSE 8000" in runtime
+    assert re.search(r"pip install --no-cache-dir /dist/\*\.whl", runtime)
+
+
+def test_the_installed_wheel_serves_a_whole_game_against_redis(tmp_path):
+    dist = tmp_path / "dist"
+    subprocess.run([sys.executable, *WHEEL_COMMAND, str(dist), str(ROOT)], check=True,
+                   capture_output=True)
+    wheel = next(dist.glob("crab_engines-*.whl"))
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([venv / "bin" / "python", "-m", "pip", "install", "-q", str(wheel)],
+                   check=True, capture_output=True)
+    where = subprocess.run([venv / "bin" / "python", "-c",
+                            "import core, core.cupcrab, service; print(core.cupcrab.__file__)"],
+                           cwd=tmp_path, check=True, capture_output=True, text=True).stdout
+    assert where.startswith(str(venv)) and where.strip().endswith(".so")
+    port = free_port()
+    server = subprocess.Popen([venv / "bin" / "crab-service", "--port", str(port)], cwd=tmp_path,
+                              env={"REDIS_URL": SHARED_REDIS, "PATH": "/usr/bin:/bin"},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_until(lambda: httpx.get(url + "/ready", timeout=1).status_code == 200, 30)
+        with httpx.Client(base_url=url, timeout=30) as client:
+            created = create(client, "cup-the-crab", 3, seed=9)
+            moves = play_to_end(client, created, seed=9)
+            final = client.get(f"/v1/games/{created['id']}").json()
+        assert len(moves) == 81 and final["status"] == "over" and final["result"]["winners"]
+    finally:
+        server.terminate()
+        server.wait(10)
