@@ -1163,12 +1163,19 @@ def new_game(int players, seed=None, options=None) -> CrabeVsPoulpeState:
         raise ValueError(f"{NAME} is for exactly 2 players, got {players}")
     options = {} if options is None else options
     mode = _parse_options(options, deck)
-    first = options.get("first_player")
-    if first is not None and (type(first) is not int or not 0 <= first < CVP_PLAYERS):
-        raise ValueError(f"first_player must be a seat, 0 or 1, got {first!r}")
     rng_seed(&rng, _fresh_seed(seed))
-    cvp_deal(&state.s, deck, mode, -1 if first is None else first, &rng)
+    cvp_deal(&state.s, deck, mode, _first_player(options), &rng)
     return state
+
+
+cdef int _first_player(dict options) except -2:
+    """The first_player option, or -1 to draw it at random (ruling P9)."""
+    first = options.get("first_player")
+    if first is None:
+        return -1
+    if type(first) is not int or not 0 <= first < CVP_PLAYERS:
+        raise ValueError(f"first_player must be a seat, 0 or 1, got {first!r}")
+    return first
 
 
 def from_payload(bytes payload) -> CrabeVsPoulpeState:
@@ -1189,8 +1196,8 @@ def from_snapshot(snap, seed=None) -> CrabeVsPoulpeState:
 def random_playouts(int players, long n, seed=0, options=None) -> dict:
     """Plays n random games in C with the GIL released; aggregate statistics.
 
-    Returns games, win_share (per seat), first_player_win_share (the share of games won
-    by the round-1 opener), mean_cards_left (per seat, hand + draw pile at the end;
+    options are new_game's (deck mode, deck, first_player). Returns games, win_share (per
+    seat), first_player_win_share (the share of games won by the round-1 opener), mean_cards_left (per seat, hand + draw pile at the end;
     0 for a winner), mean_moves, max_moves (the longest game) and mean_rounds.
     """
     cdef Rng master, game_rng
@@ -1200,19 +1207,21 @@ def random_playouts(int players, long n, seed=0, options=None) -> dict:
     cdef double left[CVP_PLAYERS]
     cdef double moves = 0, rounds = 0, first_wins = 0
     cdef long g, longest = 0, length
-    cdef int mode
+    cdef int mode, first
     if players != CVP_PLAYERS:
         raise ValueError(f"{NAME} is for exactly 2 players, got {players}")
     if n < 1:
         raise ValueError(f"n must be a positive number of games, got {n}")
-    mode = _parse_options({} if options is None else options, deck)
+    options = {} if options is None else options
+    mode = _parse_options(options, deck)
+    first = _first_player(options)
     rng_seed(&master, _fresh_seed(seed))
     memset(wins, 0, sizeof(wins))
     memset(left, 0, sizeof(left))
     with nogil:
         for g in range(n):
             rng_seed(&game_rng, rng_next(&master))
-            cvp_deal(&s, deck, mode, -1, &game_rng)
+            cvp_deal(&s, deck, mode, first, &game_rng)
             length = cvp_random_playout(&s, &s.rng)
             moves += length
             longest = length if length > longest else longest

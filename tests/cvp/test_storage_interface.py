@@ -289,3 +289,5 @@ def test_random_playouts_report_aggregate_statistics_in_both_modes():
         core.random_playouts(GAME, 3, 10)
     with pytest.raises(ValueError, match="mode must be one of"):
         core.random_playouts(GAME, 2, 10, options={"mode": "x"})
+    first = core.random_playouts(GAME, 2, 2000, seed=1, options={"first_player": 1})
+    assert first["first_player_win_share"] == pytest.approx(first["win_share"][1])
