@@ -62,7 +62,8 @@ def test_heal_discards_face_down_then_refills_to_five():
     play(state, {"type": "discard", "card": "crab-3"})
     view = state.view(1)
     assert view["discard_size"] == 1 and view["seats"][0]["hand_size"] == 5
-    assert "crab-3" not in state.view(0)["hand"] or state.view(0)["hand"].count("crab-3") == 1
+    assert state.snapshot()["discard"] == ["crab-3"]      # face down: in no view
+    assert state.to_move == (1,) and view["phase"] == "turn"
 
 
 def test_heal_with_an_empty_hand_only_refills():
