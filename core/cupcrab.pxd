@@ -80,3 +80,17 @@ cdef int cc_legal_actions(const CCState* s, int seat, uint16_t* out) noexcept no
 cdef bint cc_is_legal(const CCState* s, int seat, int action) noexcept nogil
 cdef void cc_apply_action(CCState* s, int seat, int action) noexcept nogil
 cdef int cc_random_playout(CCState* s, Rng* rng) noexcept nogil
+
+
+# Added for the AI (core/ismcts.pyx, core/ai_cupcrab.pyx): sampling what a seat cannot see.
+# cc_determinize keeps everything `seat` can see (the public table, counts and piles, its
+# own reserve and hand) and re-deals every card it cannot see uniformly among the places
+# each could be: the other seats' Cup cards and the box, then, for each other seat that
+# has selected, which of its remaining cards are in hand.  hand_allow (NULL: no limit) is
+# a kind bitmask per seat that the re-dealt hand of that seat must keep to (what a
+# discard earlier in the round proved, see docs/ai.md).  Only public counts and `seat`'s
+# own cards are read, so the result depends on `seat`'s information and rng alone.
+cdef void cc_determinize(const CCState* s, int seat, Rng* rng, CCState* out) noexcept nogil
+cdef void cc_determinize_within(const CCState* s, int seat, const uint16_t* hand_allow,
+                                Rng* rng, CCState* out) noexcept nogil
+cdef CCState* cc_state_of(object state) except NULL   # the C state inside a CupCrabState

@@ -901,6 +901,32 @@ cdef class CupCrabState:
                 moves = cc_random_playout(&self.s, &rng)
         return moves
 
+    def determinize(self, seat, seed=None, hand_allow=None) -> CupCrabState:
+        """A complete position consistent with everything `seat` knows, hidden cards re-dealt.
+
+        The other seats' Cup cards and the box are dealt again uniformly among the places
+        each unseen card could be, and so is which of a selected seat's remaining cards
+        are in its hand (see cc_determinize_within and docs/ai.md).  hand_allow, a list
+        of card-kind bitmasks per seat (None: no limit), limits the kinds each re-dealt
+        hand may hold.  The result depends on seat's view, hand_allow and seed alone.
+        """
+        cdef Rng rng
+        cdef uint16_t allow[CC_MAX_PLAYERS]
+        cdef int who = self._seat(seat, ValueError), i
+        cdef CupCrabState out = CupCrabState.__new__(CupCrabState)
+        rng_seed(&rng, _fresh_seed(seed))
+        if hand_allow is None:
+            cc_determinize(&self.s, who, &rng, &out.s)
+            return out
+        if not isinstance(hand_allow, (list, tuple)) or len(hand_allow) != self.s.players:
+            raise ValueError("hand_allow is a list of one card-kind bitmask per seat")
+        for i in range(self.s.players):
+            if type(hand_allow[i]) is not int or not 0 <= hand_allow[i] < 1 << CC_KINDS:
+                raise ValueError(f"hand_allow[{i}] must be a bitmask of the {CC_KINDS} kinds")
+            allow[i] = hand_allow[i]
+        cc_determinize_within(&self.s, who, allow, &rng, &out.s)
+        return out
+
     # -- what each seat sees ------------------------------------------------
 
     def view(self, seat=None) -> dict:
@@ -1087,3 +1113,104 @@ cdef inline int _cups_in(const Seat* p) noexcept nogil:
     for kind in range(CC_CUP_KINDS):
         n += p.score_pile[kind]
     return n
+
+
+# ---------------------------------------------------------------------------
+# Determinization (for the AI): a full position consistent with what one seat knows
+
+cdef void cc_determinize(const CCState* s, int seat, Rng* rng, CCState* out) noexcept nogil:
+    cc_determinize_within(s, seat, NULL, rng, out)
+
+
+cdef void cc_determinize_within(const CCState* s, int seat, const uint16_t* hand_allow,
+                                Rng* rng, CCState* out) noexcept nogil:
+    """See cupcrab.pxd.  Reads only public fields and seat's own cards (ruling C8).
+
+    The unseen Cups are what the deck holds minus what seat sees (its own cards, the
+    stacks, the discards, the score piles); they are shuffled and dealt to the other
+    seats by their public Cup counts, the rest to the box.  Each other seat that has
+    selected then gets as hand a uniform draw of its public hand size among its
+    remaining physical cards (those of kinds hand_allow[seat] permits).  The PRNG draws
+    depend on public counts only.
+    """
+    cdef uint8_t pool[CUP_DECK_SIZE]
+    cdef int unseen[CC_CUP_KINDS]
+    cdef int kind, i, j, n = 0, dealt = 0, other, slot, want, m, at = 0
+    cdef uint8_t tmp
+    cdef Seat* p
+    memcpy(out, s, sizeof(CCState))
+    out.rng.state = rng_next(rng)          # the real PRNG state is nobody's to know
+    if s.phase == PHASE_OVER:
+        return
+    for kind in range(CC_CUP_KINDS):
+        unseen[kind] = (DECK_COUNT[kind] - s.discard_pile[kind]
+                        - s.seats[seat].reserve[kind] - s.seats[seat].hand[kind])
+        for other in range(s.players):
+            unseen[kind] -= s.seats[other].score_pile[kind]
+    for slot in range(CC_MAX_STACKS):
+        for i in range(s.stacks[slot].len):
+            if s.stacks[slot].cards[i] < CC_CUP_KINDS:
+                unseen[s.stacks[slot].cards[i]] -= 1
+    for kind in range(CC_CUP_KINDS):
+        for i in range(unseen[kind]):
+            pool[n] = kind
+            n += 1
+    # The other seats' Cup counts are public: shuffle just enough to deal them.
+    for other in range(s.players):
+        if other != seat:
+            for kind in range(CC_CUP_KINDS):
+                dealt += s.seats[other].reserve[kind] + s.seats[other].hand[kind]
+    for i in range(dealt):
+        j = i + rng_below(rng, n - i)
+        tmp = pool[i]; pool[i] = pool[j]; pool[j] = tmp
+    memset(out.box, 0, sizeof(out.box))
+    for i in range(dealt, n):
+        out.box[pool[i]] += 1
+    for other in range(s.players):
+        if other == seat:
+            continue
+        p = &out.seats[other]
+        want = 0
+        m = 0
+        for kind in range(CC_CUP_KINDS):
+            want += p.hand[kind]
+            m += p.reserve[kind] + p.hand[kind]
+            p.reserve[kind] = 0
+            p.hand[kind] = 0
+        for kind in range(CC_CUP_KINDS, CC_KINDS):
+            want += p.hand[kind]
+            p.reserve[kind] += p.hand[kind]
+            p.hand[kind] = 0
+        for i in range(m):
+            p.reserve[pool[at + i]] += 1
+        at += m
+        p.hand_kinds = 0
+        if want:
+            _redraw_hand(p, want, 0x7FF if hand_allow == NULL else hand_allow[other], rng)
+
+
+cdef void _redraw_hand(Seat* p, int want, unsigned int allow, Rng* rng) noexcept nogil:
+    """Moves `want` physical cards of allowed kinds, drawn uniformly, from reserve to hand."""
+    cdef uint8_t cards[CC_CARDS_PER_SEAT]
+    cdef int kind, i, j, m = 0
+    cdef uint8_t tmp
+    for kind in range(CC_KINDS):
+        if allow >> kind & 1:
+            for i in range(p.reserve[kind]):
+                cards[m] = kind
+                m += 1
+    if m < want:  # a limit no hand can meet was given: fall back to no limit
+        _redraw_hand(p, want, 0x7FF, rng)
+        return
+    for i in range(want):
+        j = i + rng_below(rng, m - i)
+        tmp = cards[i]; cards[i] = cards[j]; cards[j] = tmp
+        p.reserve[cards[i]] -= 1
+        p.hand[cards[i]] += 1
+        p.hand_kinds |= 1 << cards[i]
+
+
+cdef CCState* cc_state_of(object state) except NULL:
+    if not isinstance(state, CupCrabState):
+        raise TypeError(f"expected a {NAME} state, got {type(state).__name__}")
+    return &(<CupCrabState>state).s
