@@ -23,8 +23,13 @@ DIRECTIVES = {
 EXTENSIONS = [
     Extension(f"core.{name}", [f"core/{name}.pyx"],
               extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"])
-    for name in ("cupcrab", "cvp")
+    for name in ("cupcrab", "cvp", "ai_cupcrab")
 ]
+# The search runs one tree per thread with OpenMP (root parallelism).
+EXTENSIONS.append(Extension("core.ismcts", ["core/ismcts.pyx"],
+                            extra_compile_args=(["-O0", "-g"] if DEBUG else ["-O3"])
+                            + ["-fopenmp"],
+                            extra_link_args=["-fopenmp"]))
 
 setup(ext_modules=cythonize(EXTENSIONS, compiler_directives=DIRECTIVES,
                             annotate=os.environ.get("CORE_ANNOTATE") == "1"))

@@ -1,0 +1,116 @@
+"""A computer player that uses only what its seat can know: ISMCTS, or flat Monte Carlo.
+
+    import core, core.ai
+    state = core.new_game("cup-the-crab", 2, seed=1)
+    core.ai.suggest(state, state.to_move[0], iterations=1000)
+    # {"move": {...}, "action": 71, "algorithm": "ismcts", "iterations": 1000,
+    #  "stats": [{"move", "visits", "win_rate"}, ...], "simulations_per_second": ...}
+
+The search itself is game-agnostic C (core/ismcts.pyx).  A game plugs in with an adapter
+module registered in `ADAPTERS` that provides `vtable()` (its C function table),
+`raw_state(state)` (its C state as bytes) and `info(...)` (what the seat knows beyond
+the state, or None).  The search reads the real state through the game's determinizer
+only, which re-deals every card the seat cannot see: see docs/ai.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from typing import Any
+
+from core import ismcts
+
+# Game name -> the module adapting it to the search (Crabe vs Poulpe: not yet).
+ADAPTERS: dict[str, str] = {"cup-the-crab": "core.ai_cupcrab"}
+ALGORITHMS = ismcts.ALGORITHMS
+DEFAULT_ALGORITHM = "ismcts"
+DEFAULT_EXPLORATION = 0.7
+LIMITS = {"iterations": (1, 1_000_000), "time_ms": (1, 60_000), "threads": (1, 64)}
+
+
+def supports(game: str) -> bool:
+    """Whether suggest() can play `game`."""
+    return game in ADAPTERS
+
+
+def _adapter(game: str) -> Any:
+    name = ADAPTERS.get(game)
+    if name is None:
+        raise NotImplementedError(
+            f"no AI for {game!r} yet: it needs a determinizer and a search vtable"
+            f" (see core/ai_cupcrab.pyx); games with an AI: {', '.join(ADAPTERS)}")
+    return importlib.import_module(name)
+
+
+def _int_in(name: str, value: object) -> int:
+    low, high = LIMITS[name]
+    if type(value) is not int or not low <= value <= high:
+        raise ValueError(f"{name} must be an integer from {low:,} to {high:,}, got {value!r}")
+    return value
+
+
+def _check(state: Any, seat: object, iterations: object, time_ms: object, algorithm: object,
+           exploration: object, seed: object, threads: object) -> None:
+    if (iterations is None) == (time_ms is None):
+        raise ValueError("give exactly one of iterations and time_ms")
+    if iterations is not None:
+        _int_in("iterations", iterations)
+    if time_ms is not None:
+        low, high = LIMITS["time_ms"]
+        if (type(time_ms) not in (int, float) or not math.isfinite(time_ms)
+                or not low <= time_ms <= high):
+            raise ValueError(f"time_ms must be a number from {low} to {high:,}, got {time_ms!r}")
+    _int_in("threads", threads)
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
+    if (type(exploration) not in (int, float) or not math.isfinite(exploration)
+            or not 0 <= exploration <= 100):
+        raise ValueError(f"exploration must be a number from 0 to 100, got {exploration!r}")
+    if type(seed) is not int or not 0 <= seed < 2 ** 64:
+        raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
+    if type(seat) is not int or not 0 <= seat < state.players:
+        raise ValueError(f"seat must be an integer from 0 to {state.players - 1}, got {seat!r}")
+    if seat not in state.to_move:
+        raise ValueError(f"seat {seat} has no move to make now"
+                         + (": the game is over" if state.is_over else
+                            f"; seats to move: {list(state.to_move)}"))
+
+
+def suggest(state: Any, seat: int, *, iterations: int | None = None,
+            time_ms: float | None = None, algorithm: str = DEFAULT_ALGORITHM,
+            exploration: float = DEFAULT_EXPLORATION, seed: int = 0, threads: int = 1,
+            info: Any = None) -> dict[str, Any]:
+    """The move the AI suggests for `seat`, with its root statistics.
+
+    Exactly one budget: iterations (1 to 1,000,000 simulations in all, shared among the
+    threads) or time_ms (1 to 60,000, wall clock for every thread).  threads > 1 searches
+    one tree per thread and sums their root statistics.  seed makes an iteration-budget
+    search repeatable.  `info` is the game's extra knowledge of the seat beyond its view
+    (Cup the Crab: `hand_allow`, a card-kind bitmask per seat; see docs/ai.md).
+    ValueError for a bad parameter or a seat that may not act, NotImplementedError for
+    a game without an AI.
+    """
+    adapter = _adapter(getattr(state, "game", None))
+    _check(state, seat, iterations, time_ms, algorithm, exploration, seed, threads)
+    legal = state.legal_actions(seat)
+    if len(legal) == 1:
+        return {"move": state.move_of(legal[0]), "action": legal[0], "algorithm": algorithm,
+                "iterations": 0, "stats": [{"move": state.move_of(legal[0]), "visits": 0,
+                                            "win_rate": None}],
+                "simulations_per_second": 0.0, "seconds": 0.0, "threads": threads}
+    out = ismcts.search(adapter.vtable(), adapter.raw_state(state), seat,
+                        adapter.info(info), iterations=iterations or 0,
+                        time_ms=time_ms or 0, algorithm=algorithm,
+                        exploration=float(exploration), seed=seed, threads=threads)
+    order = sorted(range(len(out["actions"])),
+                   key=lambda i: (-out["visits"][i], out["actions"][i]))
+    seconds = out["seconds"]
+    return {
+        "move": state.move_of(out["best"]), "action": out["best"], "algorithm": algorithm,
+        "iterations": out["simulations"],
+        "stats": [{"move": state.move_of(out["actions"][i]), "visits": out["visits"][i],
+                   "win_rate": out["rewards"][i] / out["visits"][i]} for i in order],
+        "simulations_per_second": out["simulations"] / seconds if seconds > 0 else 0.0,
+        "seconds": seconds, "threads": threads,
+    }

@@ -1,0 +1,10 @@
+"""Typing stub of the compiled module core/ismcts.pyx (game-agnostic ISMCTS and flat MC)."""
+
+from typing import Any
+
+VTABLE_CAPSULE: str
+ALGORITHMS: tuple[str, ...]
+
+def search(vtable: object, state: bytes, observer: int, info: bytes | None = None, *,
+           iterations: int = 0, time_ms: float = 0, algorithm: str = "ismcts",
+           exploration: float = 0.7, seed: int = 0, threads: int = 1) -> dict[str, Any]: ...

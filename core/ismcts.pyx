@@ -1,0 +1,354 @@
+"""Information-Set MCTS (single observer) and flat Monte Carlo, for any game with a vtable.
+
+The search is written once against `GameVTable` (core/ismcts.pxd): a game hands in its
+flat C state as bytes, the seat that searches (the observer), a PyCapsule with its
+vtable, and the observer's extra knowledge.  Everything below `search` runs in C with
+the GIL released; with threads > 1 each thread grows its own tree with its own PRNG
+(root parallelism, OpenMP) and the root statistics are summed.
+
+ISMCTS-SO (Cowling, Powley and Whitehouse 2012): every iteration samples a
+determinization of the root for the observer, descends the single tree choosing among
+the children that are legal in that determinization by UCB with availability counts,
+expands one untried legal move, finishes with a random playout and backs up each
+seat's reward into the nodes where that seat acted.  Moves the observer cannot see
+(`vtable.hidden`) are not tree edges: they are drawn uniformly at random, so no node
+below them is told which hidden move was made (Cowling et al.'s treatment of partially
+observable moves).  See docs/ai.md.
+
+Flat Monte Carlo: every iteration samples a determinization, plays the least tried
+root move and then random moves to the end; the best mean reward wins.
+"""
+
+from libc.stdint cimport int8_t, int16_t, int32_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy
+from libc.math cimport log, sqrt
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from cython.parallel cimport prange
+
+from core.rng cimport Rng, rng_next, rng_seed, rng_below
+
+VTABLE_CAPSULE = "core.ismcts.GameVTable"
+ALGORITHMS = ("ismcts", "flat")
+
+cdef enum:
+    ALG_ISMCTS = 0
+    ALG_FLAT = 1
+    TIME_CHECK_EVERY = 16       # iterations between clock reads in a timed search
+
+
+ctypedef struct Node:
+    int32_t first_child         # -1: none yet
+    int32_t next_sibling
+    uint32_t visits
+    uint32_t avail              # times this node's move was legal when its parent was passed
+    double reward               # sum of the rewards of `actor`, who made the move
+    int16_t action              # the move into this node (-1 at the root)
+    int8_t actor
+
+
+ctypedef struct Worker:
+    const GameVTable* vt
+    const char* root            # the real state: only vt.determinize reads it
+    const char* info
+    int observer
+    int algorithm
+    double c                    # exploration constant
+    long budget                 # iterations to run (0: run until the deadline)
+    double deadline             # CLOCK_MONOTONIC seconds (0: no deadline)
+    Rng rng
+    Node* nodes
+    long n_nodes
+    long cap
+    char* work                  # the determinization being played
+    uint16_t* legal
+    int32_t* child_of           # action -> child index while one node is examined
+    int32_t* path
+    double* reward              # per seat, of the playout just finished
+    long* flat_visits           # flat Monte Carlo's tallies per root action
+    double* flat_reward
+    long done
+    int failed                  # ran out of memory
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline int _next_decision(Worker* w) noexcept nogil:
+    """Plays the observer's unseen moves at random; the next seat to decide, or -1."""
+    cdef const GameVTable* vt = w.vt
+    cdef int actor, n
+    while True:
+        actor = vt.actor(w.work, w.observer)
+        if actor < 0 or not vt.hidden(w.work, actor, w.observer):
+            return actor
+        n = vt.legal_actions(w.work, actor, w.legal)
+        vt.apply_action(w.work, actor, w.legal[rng_below(&w.rng, n)])
+
+
+cdef int32_t _new_node(Worker* w, int32_t parent, int actor, int action) noexcept nogil:
+    cdef Node* grown
+    cdef Node* node
+    if w.n_nodes == w.cap:
+        grown = <Node*>realloc(w.nodes, 2 * w.cap * sizeof(Node))
+        if grown == NULL:
+            return -1
+        w.nodes = grown
+        w.cap *= 2
+    node = &w.nodes[w.n_nodes]
+    node.first_child = -1
+    node.next_sibling = w.nodes[parent].first_child
+    node.visits = 0
+    node.avail = 1
+    node.reward = 0
+    node.action = action
+    node.actor = actor
+    w.nodes[parent].first_child = w.n_nodes
+    w.n_nodes += 1
+    return w.n_nodes - 1
+
+
+cdef int _iterate_ismcts(Worker* w) noexcept nogil:
+    """One ISMCTS-SO iteration; -1 if the tree could not grow (out of memory)."""
+    cdef const GameVTable* vt = w.vt
+    cdef Node* nodes
+    cdef int32_t node = 0, child, best
+    cdef int depth = 0, actor, n, i, untried, action
+    cdef double score, best_score
+    vt.determinize(w.root, w.observer, w.info, &w.rng, w.work)
+    w.path[0] = 0
+    while True:
+        actor = _next_decision(w)
+        if actor < 0:
+            break
+        n = vt.legal_actions(w.work, actor, w.legal)
+        nodes = w.nodes
+        child = nodes[node].first_child
+        while child >= 0:
+            if nodes[child].actor == actor:
+                w.child_of[nodes[child].action] = child
+            child = nodes[child].next_sibling
+        untried = 0
+        best = -1
+        best_score = -1e300
+        for i in range(n):
+            action = w.legal[i]
+            child = w.child_of[action]
+            if child < 0:
+                w.legal[untried] = action    # untried <= i: compacting in place is safe
+                untried += 1
+            else:
+                nodes[child].avail += 1
+                score = (nodes[child].reward / nodes[child].visits
+                         + w.c * sqrt(log(<double>nodes[child].avail) / nodes[child].visits))
+                if score > best_score:
+                    best_score = score
+                    best = child
+        child = nodes[node].first_child
+        while child >= 0:
+            w.child_of[nodes[child].action] = -1
+            child = nodes[child].next_sibling
+        if untried:
+            action = w.legal[rng_below(&w.rng, untried)]
+            child = _new_node(w, node, actor, action)
+            if child < 0:
+                return -1
+            vt.apply_action(w.work, actor, action)
+            depth += 1
+            w.path[depth] = child
+            break
+        vt.apply_action(w.work, actor, nodes[best].action)
+        node = best
+        depth += 1
+        w.path[depth] = node
+    vt.playout(w.work, &w.rng)
+    vt.rewards(w.work, w.reward)
+    nodes = w.nodes
+    nodes[0].visits += 1
+    for i in range(1, depth + 1):
+        nodes[w.path[i]].visits += 1
+        nodes[w.path[i]].reward += w.reward[nodes[w.path[i]].actor]
+    return 0
+
+
+cdef int _iterate_flat(Worker* w) noexcept nogil:
+    """One flat Monte Carlo iteration: the least tried root move, then a random playout."""
+    cdef const GameVTable* vt = w.vt
+    cdef int actor, n, i, action, pick
+    vt.determinize(w.root, w.observer, w.info, &w.rng, w.work)
+    actor = _next_decision(w)
+    if actor < 0:
+        return 0
+    n = vt.legal_actions(w.work, actor, w.legal)
+    pick = w.legal[0]
+    for i in range(1, n):
+        action = w.legal[i]
+        if w.flat_visits[action] < w.flat_visits[pick]:
+            pick = action
+    vt.apply_action(w.work, actor, pick)
+    vt.playout(w.work, &w.rng)
+    vt.rewards(w.work, w.reward)
+    w.flat_visits[pick] += 1
+    w.flat_reward[pick] += w.reward[actor]
+    return 0
+
+
+cdef void _run(Worker* shared) noexcept nogil:
+    """Runs one worker's budget on a private copy (no false sharing between threads)."""
+    cdef Worker local = shared[0]
+    _run_local(&local)
+    shared[0] = local
+
+
+cdef void _run_local(Worker* w) noexcept nogil:
+    cdef int status
+    while True:
+        if w.budget and w.done >= w.budget:
+            return
+        if (w.deadline > 0 and w.done and w.done % TIME_CHECK_EVERY == 0
+                and _now() >= w.deadline):
+            return
+        if w.algorithm == ALG_ISMCTS:
+            status = _iterate_ismcts(w)
+        else:
+            status = _iterate_flat(w)
+        if status < 0:
+            w.failed = 1
+            return
+        w.done += 1
+
+
+cdef int _alloc(Worker* w, const GameVTable* vt, long nodes) noexcept:
+    cdef int i
+    w.cap = nodes if nodes > 16 else 16
+    w.nodes = <Node*>malloc(w.cap * sizeof(Node))
+    w.work = <char*>malloc(vt.state_size)
+    w.legal = <uint16_t*>malloc((vt.max_legal + 1) * sizeof(uint16_t))
+    w.child_of = <int32_t*>malloc(vt.n_actions * sizeof(int32_t))
+    w.path = <int32_t*>malloc((vt.max_depth + 2) * sizeof(int32_t))
+    w.reward = <double*>calloc(VT_MAX_PLAYERS, sizeof(double))
+    w.flat_visits = <long*>calloc(vt.n_actions, sizeof(long))
+    w.flat_reward = <double*>calloc(vt.n_actions, sizeof(double))
+    if (w.nodes == NULL or w.work == NULL or w.legal == NULL or w.child_of == NULL
+            or w.path == NULL or w.reward == NULL or w.flat_visits == NULL
+            or w.flat_reward == NULL):
+        return -1
+    for i in range(vt.n_actions):
+        w.child_of[i] = -1
+    w.nodes[0].first_child = -1
+    w.nodes[0].next_sibling = -1
+    w.nodes[0].visits = 0
+    w.nodes[0].avail = 0
+    w.nodes[0].reward = 0
+    w.nodes[0].action = -1
+    w.nodes[0].actor = -1
+    w.n_nodes = 1
+    return 0
+
+
+cdef void _release(Worker* w) noexcept:
+    free(w.nodes); free(w.work); free(w.legal); free(w.child_of); free(w.path)
+    free(w.reward); free(w.flat_visits); free(w.flat_reward)
+
+
+def search(object vtable, bytes state, int observer, info=None, *, long iterations=0,
+           double time_ms=0, str algorithm="ismcts", double exploration=0.7,
+           unsigned long long seed=0, int threads=1) -> dict:
+    """Searches the observer's move in `state` (the game's C state as bytes).
+
+    Exactly one of iterations (in all, shared out among the threads) and time_ms (for
+    every thread) is positive.  Returns the root statistics summed over the threads:
+    {"best", "actions", "visits", "rewards", "simulations", "seconds", "nodes"}, where
+    rewards are sums of the observer's rewards and "best" is the most visited move
+    (ISMCTS) or the best mean (flat).  The caller checks that the observer may act.
+    """
+    cdef const GameVTable* vt = <const GameVTable*>PyCapsule_GetPointer(vtable, b"core.ismcts.GameVTable")
+    cdef Worker* workers
+    cdef Worker* w
+    cdef Rng master
+    cdef int t, alg, a, child
+    cdef long per_thread, total = 0, nodes = 0
+    cdef double started, elapsed
+    cdef bytes info_bytes = b"" if info is None else bytes(info)
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {algorithm!r}")
+    alg = ALG_ISMCTS if algorithm == "ismcts" else ALG_FLAT
+    if len(state) != vt.state_size:
+        raise ValueError(f"a {vt.name.decode()} state is {vt.state_size} bytes, got {len(state)}")
+    if info is not None and len(info_bytes) != vt.info_size:
+        raise ValueError(f"{vt.name.decode()} info is {vt.info_size} bytes, got {len(info_bytes)}")
+    if (iterations > 0) == (time_ms > 0) or iterations < 0 or time_ms < 0:
+        raise ValueError("give exactly one of iterations and time_ms, positive")
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, got {threads}")
+    if iterations and threads > iterations:
+        threads = iterations            # no thread without an iteration to run
+    workers = <Worker*>calloc(threads, sizeof(Worker))
+    if workers == NULL:
+        raise MemoryError()
+    rng_seed(&master, seed)
+    try:
+        per_thread = (iterations + threads - 1) // threads
+        for t in range(threads):
+            w = &workers[t]
+            w.vt = vt
+            w.root = state
+            w.info = NULL if info is None else <const char*>info_bytes
+            w.observer = observer
+            w.algorithm = alg
+            w.c = exploration
+            w.budget = min(per_thread, iterations - total) if iterations else 0
+            total += w.budget
+            rng_seed(&w.rng, rng_next(&master))
+            if _alloc(w, vt, w.budget + 2 if iterations and alg == ALG_ISMCTS else 1 << 16) < 0:
+                raise MemoryError("no memory for the search tree")
+        with nogil:
+            started = _now()
+            if time_ms > 0:
+                for t in range(threads):
+                    workers[t].deadline = started + time_ms / 1000.0
+            if threads == 1:
+                _run(&workers[0])
+            else:
+                for t in prange(threads, num_threads=threads, schedule="static", chunksize=1):
+                    _run(&workers[t])
+            elapsed = _now() - started
+        visits = [0] * vt.n_actions
+        rewards = [0.0] * vt.n_actions
+        total = 0
+        for t in range(threads):
+            w = &workers[t]
+            if w.failed:
+                raise MemoryError("the search tree outgrew the memory")
+            total += w.done
+            nodes += w.n_nodes
+            if alg == ALG_FLAT:
+                for a in range(vt.n_actions):
+                    visits[a] += w.flat_visits[a]
+                    rewards[a] += w.flat_reward[a]
+            else:
+                child = w.nodes[0].first_child
+                while child >= 0:
+                    visits[w.nodes[child].action] += w.nodes[child].visits
+                    rewards[w.nodes[child].action] += w.nodes[child].reward
+                    child = w.nodes[child].next_sibling
+    finally:
+        for t in range(threads):
+            _release(&workers[t])
+        free(workers)
+    actions = [a for a in range(vt.n_actions) if visits[a]]
+    if not actions:
+        raise ValueError("the observer has no move to search in this state")
+    if alg == ALG_FLAT:
+        best = max(actions, key=lambda a: (rewards[a] / visits[a], visits[a], -a))
+    else:
+        best = max(actions, key=lambda a: (visits[a], rewards[a] / visits[a], -a))
+    return {
+        "best": best, "actions": actions,
+        "visits": [visits[a] for a in actions], "rewards": [rewards[a] for a in actions],
+        "simulations": total, "seconds": elapsed, "nodes": nodes,
+    }

@@ -1,0 +1,145 @@
+"""core.ai.suggest: legal, repeatable, honest, and strict about its parameters."""
+
+import pytest
+
+import core
+import core.ai
+from tests.ai.positions import GAME, hidden_twin, random_position
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_suggestion_is_always_a_legal_move(seed):
+    state = random_position(seed)
+    seat = state.to_move[seed % len(state.to_move)]
+    algorithm = "flat" if seed % 3 == 0 else "ismcts"
+    out = core.ai.suggest(state, seat, iterations=150, seed=seed, algorithm=algorithm)
+    assert out["move"] in state.legal_moves(seat)
+    assert state.action_of(out["move"]) == out["action"]
+    if out["iterations"]:
+        assert out["iterations"] == 150
+        assert sum(row["visits"] for row in out["stats"]) == 150
+        assert all(0 <= row["win_rate"] <= 1 for row in out["stats"])
+        assert all(row["move"] in state.legal_moves(seat) for row in out["stats"])
+
+
+def test_an_ai_plays_whole_games_to_the_end_with_legal_moves():
+    for players in (2, 4):
+        state = core.new_game(GAME, players, seed=players)
+        while not state.is_over:
+            seat = state.to_move[0]
+            state.apply(seat, core.ai.suggest(state, seat, iterations=40, seed=1)["move"])
+        assert state.result()["winners"]
+
+
+@pytest.mark.parametrize("algorithm", ["ismcts", "flat"])
+@pytest.mark.parametrize("seed", range(12))
+def test_positions_the_seat_cannot_tell_apart_get_the_same_suggestion_and_stats(seed, algorithm):
+    state = random_position(100 + seed)
+    seat = state.to_move[0]
+    twin = next(t for t in (hidden_twin(state, seat, seed + k) for k in range(50))
+                if t.snapshot() != state.snapshot())
+    a = core.ai.suggest(state, seat, iterations=300, seed=seed, algorithm=algorithm)
+    b = core.ai.suggest(twin, seat, iterations=300, seed=seed, algorithm=algorithm)
+    for out in (a, b):
+        out.pop("simulations_per_second"), out.pop("seconds")
+    assert a == b
+
+
+def test_honesty_holds_with_two_threads_too():
+    state = random_position(7, players=3)
+    seat = state.to_move[0]
+    twin = hidden_twin(state, seat, 1)
+    a = core.ai.suggest(state, seat, iterations=400, seed=3, threads=2)
+    b = core.ai.suggest(twin, seat, iterations=400, seed=3, threads=2)
+    assert (a["move"], a["stats"]) == (b["move"], b["stats"])
+
+
+def test_a_fixed_seed_repeats_the_search_and_another_seed_explores_differently():
+    state = core.new_game(GAME, 3, seed=5)
+    runs = [core.ai.suggest(state, 0, iterations=500, seed=s) for s in (9, 9, 10)]
+    assert runs[0]["stats"] == runs[1]["stats"] and runs[0]["move"] == runs[1]["move"]
+    assert runs[0]["stats"] != runs[2]["stats"]
+
+
+def test_two_threads_share_the_iterations_and_suggest_a_legal_move():
+    state = random_position(21, players=2)
+    seat = state.to_move[0]
+    out = core.ai.suggest(state, seat, iterations=2001, seed=2, threads=2)
+    assert out["move"] in state.legal_moves(seat)
+    assert out["iterations"] == 2001 and out["threads"] == 2
+
+
+def test_a_time_budget_runs_until_the_time_is_up():
+    state = core.new_game(GAME, 2, seed=1)
+    out = core.ai.suggest(state, 0, time_ms=30, seed=1)
+    assert out["iterations"] > 10 and 0.02 < out["seconds"] < 1.0
+    assert out["move"] in state.legal_moves(0)
+    out = core.ai.suggest(state, 0, time_ms=30, threads=2, algorithm="flat")
+    assert out["move"] in state.legal_moves(0)
+
+
+def test_a_single_legal_move_is_returned_without_searching():
+    for seed in range(200):
+        state = random_position(seed, players=2)
+        seat = state.to_move[0]
+        if len(state.legal_actions(seat)) == 1:
+            out = core.ai.suggest(state, seat, iterations=1000)
+            assert out["move"] == state.legal_moves(seat)[0] and out["iterations"] == 0
+            return
+    pytest.fail("no position with a single legal move found")
+
+
+def test_each_seat_of_a_simultaneous_selection_can_ask():
+    state = core.new_game(GAME, 3, seed=2)
+    for seat in (2, 0, 1):
+        out = core.ai.suggest(state, seat, iterations=100, seed=seat)
+        assert out["move"]["type"] == "select"
+        state.apply(seat, out["move"])
+    assert state.view()["phase"] == "play"
+
+
+BAD = [
+    ({}, "exactly one of iterations and time_ms"),
+    ({"iterations": 10, "time_ms": 10}, "exactly one of iterations and time_ms"),
+    ({"iterations": 0}, "iterations must be an integer from 1 to 1,000,000"),
+    ({"iterations": 1_000_001}, "iterations must be"),
+    ({"iterations": 10**9}, "iterations must be"),
+    ({"iterations": 5.0}, "iterations must be"),
+    ({"iterations": True}, "iterations must be"),
+    ({"time_ms": 0}, "time_ms must be a number from 1 to 60,000"),
+    ({"time_ms": 60_001}, "time_ms must be"),
+    ({"time_ms": float("nan")}, "time_ms must be"),
+    ({"time_ms": "5"}, "time_ms must be"),
+    ({"iterations": 10, "threads": 0}, "threads must be an integer from 1 to 64"),
+    ({"iterations": 10, "threads": 65}, "threads must be"),
+    ({"iterations": 10, "algorithm": "minimax"}, "algorithm must be one of ismcts, flat"),
+    ({"iterations": 10, "exploration": -1}, "exploration must be"),
+    ({"iterations": 10, "exploration": float("inf")}, "exploration must be"),
+    ({"iterations": 10, "seed": -1}, "seed must be"),
+    ({"iterations": 10, "seed": "1"}, "seed must be"),
+]
+
+
+@pytest.mark.parametrize("kwargs, message", BAD)
+def test_bad_parameters_are_refused_with_what_is_allowed(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        core.ai.suggest(core.new_game(GAME, 2, seed=1), 0, **kwargs)
+
+
+def test_a_seat_that_may_not_act_is_refused():
+    state = core.new_game(GAME, 2, seed=1, options={"first_player": 0})
+    with pytest.raises(ValueError, match="seat must be"):
+        core.ai.suggest(state, 2, iterations=10)
+    state.apply_action(0, state.legal_actions(0)[0])
+    with pytest.raises(ValueError, match="seat 0 has no move to make now"):
+        core.ai.suggest(state, 0, iterations=10)
+    state.playout(seed=1)
+    with pytest.raises(ValueError, match="the game is over"):
+        core.ai.suggest(state, 0, iterations=10)
+
+
+def test_a_game_without_an_ai_says_so():
+    state = core.new_game("crabe-vs-poulpe", 2, seed=1)
+    assert not core.ai.supports("crabe-vs-poulpe") and core.ai.supports(GAME)
+    with pytest.raises(NotImplementedError, match="no AI for 'crabe-vs-poulpe' yet"):
+        core.ai.suggest(state, state.to_move[0], iterations=10)
