@@ -65,9 +65,6 @@ def random_playouts(name: str, players: int, n: int, seed: int = 0,
                     options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Plays n uniformly random games in C (GIL released); aggregate statistics.
 
-    options are the game's creation options (e.g. Crabe vs Poulpe's deck mode), for the
-    games whose playouts take them.
+    options are the game's creation options (e.g. Crabe vs Poulpe's deck mode).
     """
-    if options is None:
-        return _module(name).random_playouts(_players(players), n, seed)
     return _module(name).random_playouts(_players(players), n, seed, options)

@@ -1030,9 +1030,8 @@ cdef class CupCrabState:
 # ---------------------------------------------------------------------------
 # Constructors (core.new_game, core.from_bytes and core.from_snapshot call these)
 
-def new_game(int players, seed=None, options=None) -> CupCrabState:
-    cdef Rng rng
-    cdef CupCrabState state = CupCrabState.__new__(CupCrabState)
+cdef int _first_player(int players, options) except -2:
+    """Checks players and options; the chosen first player, or -1 for a random one (C6)."""
     if not CC_MIN_PLAYERS <= players <= CC_MAX_PLAYERS:
         raise ValueError(f"{NAME} is for 2 to 5 players, got {players}")
     options = {} if options is None else options
@@ -1042,8 +1041,15 @@ def new_game(int players, seed=None, options=None) -> CupCrabState:
     first = options.get("first_player")
     if first is not None and (type(first) is not int or not 0 <= first < players):
         raise ValueError(f"first_player must be a seat from 0 to {players - 1}, got {first!r}")
+    return -1 if first is None else first
+
+
+def new_game(int players, seed=None, options=None) -> CupCrabState:
+    cdef Rng rng
+    cdef CupCrabState state = CupCrabState.__new__(CupCrabState)
+    cdef int first = _first_player(players, options)
     rng_seed(&rng, _fresh_seed(seed))
-    cc_deal(&state.s, players, -1 if first is None else first, &rng)
+    cc_deal(&state.s, players, first, &rng)
     return state
 
 
@@ -1062,16 +1068,18 @@ def from_snapshot(snap, seed=None) -> CupCrabState:
     return state
 
 
-def random_playouts(int players, long n, seed=0) -> dict:
-    """Plays n random games in C with the GIL released; aggregate statistics."""
+def random_playouts(int players, long n, seed=0, options=None) -> dict:
+    """Plays n random games in C with the GIL released; aggregate statistics.
+
+    options are new_game's (a fixed first_player, or a random one per game).
+    """
     cdef Rng master, game_rng
     cdef CCState s
     cdef double score_sum[CC_MAX_PLAYERS]
     cdef double win_sum[CC_MAX_PLAYERS]
     cdef double discards = 0, moves = 0
     cdef long g
-    if not CC_MIN_PLAYERS <= players <= CC_MAX_PLAYERS:
-        raise ValueError(f"{NAME} is for 2 to 5 players, got {players}")
+    cdef int first = _first_player(players, options)
     if n < 1:
         raise ValueError(f"n must be a positive number of games, got {n}")
     rng_seed(&master, _fresh_seed(seed))
@@ -1080,7 +1088,7 @@ def random_playouts(int players, long n, seed=0) -> dict:
     with nogil:
         for g in range(n):
             rng_seed(&game_rng, rng_next(&master))
-            cc_deal(&s, players, -1, &game_rng)
+            cc_deal(&s, players, first, &game_rng)
             moves += cc_random_playout(&s, &s.rng)
             _tally(&s, score_sum, win_sum, &discards)
     return {

@@ -155,3 +155,10 @@ def test_random_playouts_report_aggregate_statistics():
     assert core.random_playouts(GAME, 3, 500, seed=1) == core.random_playouts(GAME, 3, 500, seed=1)
     with pytest.raises(ValueError, match="2 to 5 players"):
         core.random_playouts(GAME, 6, 10)
+
+
+def test_random_playouts_take_the_creation_options():
+    fixed = core.random_playouts(GAME, 2, 2000, seed=3, options={"first_player": 1})
+    assert fixed["games"] == 2000 and fixed != core.random_playouts(GAME, 2, 2000, seed=3)
+    with pytest.raises(ValueError, match="first_player must be a seat from 0 to 1"):
+        core.random_playouts(GAME, 2, 10, options={"first_player": 2})
