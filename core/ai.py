@@ -8,8 +8,9 @@
 
 The search itself is game-agnostic C (core/ismcts.pyx).  A game plugs in with an adapter
 module registered in `ADAPTERS` that provides `vtable()` (its C function table),
-`raw_state(state)` (its C state as bytes) and `info(...)` (what the seat knows beyond
-the state, or None).  The search reads the real state through the game's determinizer
+`raw_state(state)` (its C state as bytes) and `info(state, seat, history)` (what the
+seat learnt from the game's history beyond its view, as bytes for the determinizer, or
+None).  The search reads the real state through the game's determinizer
 only, which re-deals every card the seat cannot see: see docs/ai.md.
 """
 
@@ -80,19 +81,22 @@ def _check(state: Any, seat: object, iterations: object, time_ms: object, algori
 def suggest(state: Any, seat: int, *, iterations: int | None = None,
             time_ms: float | None = None, algorithm: str = DEFAULT_ALGORITHM,
             exploration: float = DEFAULT_EXPLORATION, seed: int = 0, threads: int = 1,
-            info: Any = None) -> dict[str, Any]:
+            history: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The move the AI suggests for `seat`, with its root statistics.
 
     Exactly one budget: iterations (1 to 1,000,000 simulations in all, shared among the
     threads) or time_ms (1 to 60,000, wall clock for every thread).  threads > 1 searches
     one tree per thread and sums their root statistics.  seed makes an iteration-budget
-    search repeatable.  `info` is the game's extra knowledge of the seat beyond its view
-    (Cup the Crab: `hand_allow`, a card-kind bitmask per seat; see docs/ai.md).
+    search repeatable.  history, the game's moves from the start as logged
+    ([{"seat": s, "move": m}, ...], hidden selections allowed), lets the determinizer use
+    what the seat learnt beyond its current view (in Cup the Crab, what a discard of
+    this round proved about the discarder's hand; see docs/ai.md).
     ValueError for a bad parameter or a seat that may not act, NotImplementedError for
     a game without an AI.
     """
     adapter = _adapter(getattr(state, "game", None))
     _check(state, seat, iterations, time_ms, algorithm, exploration, seed, threads)
+    info = adapter.info(state, seat, history)
     legal = state.legal_actions(seat)
     if len(legal) == 1:
         return {"move": state.move_of(legal[0]), "action": legal[0], "algorithm": algorithm,
@@ -100,7 +104,7 @@ def suggest(state: Any, seat: int, *, iterations: int | None = None,
                                             "win_rate": None}],
                 "simulations_per_second": 0.0, "seconds": 0.0, "threads": threads}
     out = ismcts.search(adapter.vtable(), adapter.raw_state(state), seat,
-                        adapter.info(info), iterations=iterations or 0,
+                        info, iterations=iterations or 0,
                         time_ms=time_ms or 0, algorithm=algorithm,
                         exploration=float(exploration), seed=seed, threads=threads)
     order = sorted(range(len(out["actions"])),

@@ -112,13 +112,98 @@ def raw_state(state) -> bytes:
     return (<char*>s)[:sizeof(CCState)]
 
 
-def info(hand_allow=None):
-    """The observer's knowledge beyond its view, as the bytes the determinizer reads.
+def info(state, int seat, history=None):
+    """What `seat` knows beyond its view, as the bytes the determinizer reads (or None).
 
-    hand_allow: a card-kind bitmask per seat that seat's hidden hand is known to keep
-    to (None: nothing beyond the view, which returns None).
+    In Cup the Crab that is only what a discard proved in the current round: a seat may
+    discard only when no card of its hand can be placed (ruling C2), so the rest of its
+    hand is of kinds that had no target then.  history: the game's moves from the start,
+    each {"seat": s, "move": m} as logged (selections may be hidden as
+    {"type": "select", "cards": None}); None means no history is known.
     """
-    if hand_allow is None:
+    if history is None:
         return None
+    return pack_hand_allow(hand_allow_from_history(state, history))
+
+
+def pack_hand_allow(hand_allow) -> bytes:
     masks = list(hand_allow) + [ALL_KINDS] * (CC_MAX_PLAYERS - len(hand_allow))
     return struct.pack(f"={CC_MAX_PLAYERS}H", *masks)
+
+
+_KIND = {name: kind for kind, name in enumerate(
+    ("cup-1", "cup-2", "cup-3", "cup-4", "cup-5", "cup-6", "cup-8", "cup-10",
+     "crab", "octopus", "bottle"))}
+_CRAB, _OCTOPUS, _BOTTLE = 8, 9, 10
+_CUPS_AND_BOTTLE = ((1 << CC_CUP_KINDS) - 1) | (1 << _BOTTLE)
+
+
+def _unplaceable(slots: list) -> int:
+    """The kinds that have no target on this table (C3), as a bitmask."""
+    occupied = [s is not None for s in slots]
+    open_stack = any(s is not None and not s for s in slots)   # s: the stack has a bottle
+    bottled = any(s for s in slots if s is not None)
+    mask = 0
+    if not open_stack and all(occupied):
+        mask |= _CUPS_AND_BOTTLE
+    if not open_stack:
+        mask |= 1 << _CRAB
+    if not bottled:
+        mask |= 1 << _OCTOPUS
+    return mask
+
+
+def hand_allow_from_history(state, history) -> list:
+    """Per seat, the card kinds its hand may hold given this round's public plays.
+
+    Replays the table from the public moves (every play is public, selections do not
+    touch it) and, at each discard, keeps the discarding seat's hand to the kinds that
+    had no target.  ValueError if the history does not lead to `state`'s table.
+    """
+    cdef CCState* s = cc_state_of(state)
+    players = s.players
+    slots = [None] * (4 if players == 5 else 3)
+    allow = [ALL_KINDS] * players
+    plays = 0
+    if not isinstance(history, (list, tuple)):
+        raise ValueError("history is a list of {\"seat\": s, \"move\": m} entries")
+    for entry in history:
+        try:
+            seat, move = entry["seat"], entry["move"]
+            kind = move["type"]
+            if kind == "select":
+                continue
+            card = _KIND[move["card"]]
+        except (TypeError, KeyError):
+            raise ValueError(f"not a logged {NAME} move: {entry!r}") from None
+        if type(seat) is not int or not 0 <= seat < players:
+            raise ValueError(f"not a seat of this game in history: {entry!r}")
+        if plays % (3 * players) == 0:
+            allow = [ALL_KINDS] * players        # a new round: new hands
+        if kind == "discard":
+            allow[seat] &= _unplaceable(slots)
+        elif kind == "new-stack":
+            if None not in slots:
+                raise ValueError(f"history starts a stack on a full table: {entry!r}")
+            slots[slots.index(None)] = card == _BOTTLE
+        elif kind == "play":
+            slot = move.get("stack")
+            if type(slot) is not int or not 0 <= slot < len(slots) or slots[slot] is None:
+                raise ValueError(f"history plays on a stack that is not there: {entry!r}")
+            if card == _CRAB or card == _OCTOPUS:
+                slots[slot] = None
+            elif card == _BOTTLE:
+                slots[slot] = True
+        else:
+            raise ValueError(f"not a logged {NAME} move: {entry!r}")
+        plays += 1
+    expected = s.round * 3 * players + s.plays
+    if s.phase == PHASE_OVER:
+        expected = 7 * 3 * players
+    table = [s.stacks[i].bottle != 0 if s.stacks[i].len else None for i in range(len(slots))]
+    if plays != expected or table != slots:
+        raise ValueError("history does not lead to this position: its cards played or"
+                         " its table differ")
+    if plays % (3 * players) == 0:
+        allow = [ALL_KINDS] * players
+    return allow
