@@ -1,0 +1,167 @@
+"""Seeded matches and search speed of the AI: `python -m core.tournament --help`.
+
+Prints, for Cup the Crab:
+  * ISMCTS (1,000 iterations a decision by default) against uniformly random players,
+    2 and 4 players, the AI's seat rotating game by game;
+  * ISMCTS against flat Monte Carlo with the same number of playouts a decision;
+  * simulations per second of one ISMCTS search of a 2-player decision on 1 and 2
+    threads (median of several runs).
+Win rates count a shared victory as a fraction (1/winners) and come with a 95% Wilson
+interval.  Every game and search is seeded, so a run repeats exactly (the speed figures
+depend on the machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Callable
+
+import core
+import core.ai
+
+GAME = "cup-the-crab"
+Agent = Callable[[Any, int, int], int]   # (state, seat, seed) -> action id
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a win rate (a shared win counts as a fraction)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def random_agent(state: Any, seat: int, seed: int) -> int:
+    return random.Random(seed).choice(state.legal_actions(seat))
+
+
+def search_agent(algorithm: str, iterations: int, exploration: float) -> Agent:
+    def agent(state: Any, seat: int, seed: int) -> int:
+        return core.ai.suggest(state, seat, iterations=iterations, algorithm=algorithm,
+                               exploration=exploration, seed=seed)["action"]
+    return agent
+
+
+def play_game(players: int, agents: list[Agent], seed: int) -> list[float]:
+    """One seeded game; each seat's share of the victory (1/winners for a winner)."""
+    state = core.new_game(GAME, players, seed=seed)
+    decision = 0
+    while not state.is_over:
+        for seat in state.to_move:      # a simultaneous selection: each seat on its own
+            if seat in state.to_move:
+                decision += 1
+                action = agents[seat](state, seat, seed * 1000 + decision)
+                state.apply_action(seat, action)
+    winners = state.result()["winners"]
+    return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(players)]
+
+
+def _match_game(args: tuple) -> float:
+    players, hero, hero_spec, other_spec, seed = args
+    hero_seat = seed % players
+    agents = [_build(hero_spec if seat == hero_seat else other_spec) for seat in range(players)]
+    return play_game(players, agents, seed)[hero_seat]
+
+
+def _build(spec: tuple) -> Agent:
+    if spec[0] == "random":
+        return random_agent
+    return search_agent(*spec)
+
+
+def match(title: str, players: int, hero: tuple, other: tuple, games: int, seed: int,
+          jobs: int) -> dict[str, Any]:
+    """hero in one seat (rotating with the game index) against `other` in every other."""
+    started = time.perf_counter()
+    work = [(players, 0, hero, other, seed + g) for g in range(games)]
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            shares = list(pool.map(_match_game, work, chunksize=1))
+    else:
+        shares = [_match_game(w) for w in work]
+    wins = sum(shares)
+    low, high = wilson(wins, games)
+    row = {"match": title, "players": players, "games": games, "win_rate": wins / games,
+           "ci95": (low, high), "seconds": time.perf_counter() - started}
+    print(f"{title:<44} {players}p  {games:>4} games  win rate {wins / games:6.1%}"
+          f"  95% CI [{low:.1%}, {high:.1%}]  ({row['seconds']:.0f} s)", flush=True)
+    return row
+
+
+def speed_position(seed: int = 1) -> tuple[Any, int]:
+    """A 2-player decision in the play phase of round 2 (seeded random moves before it)."""
+    state = core.new_game(GAME, 2, seed=seed)
+    rng = random.Random(seed)
+    while state.view()["round"] < 2 or state.view()["phase"] != "play":
+        seat = state.to_move[0]
+        state.apply_action(seat, rng.choice(state.legal_actions(seat)))
+    return state, state.to_move[0]
+
+
+def speed(iterations: int, runs: int, threads: int, algorithm: str = "ismcts",
+          selection: bool = False) -> float:
+    """Median simulations per second of one search of a 2-player decision."""
+    if selection:
+        state, seat = core.new_game(GAME, 2, seed=1), 0
+    else:
+        state, seat = speed_position()
+    rates = [core.ai.suggest(state, seat, iterations=iterations, seed=run, threads=threads,
+                             algorithm=algorithm)["simulations_per_second"]
+             for run in range(runs)]
+    return statistics.median(rates)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m core.tournament", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200, help="games vs random, 2 players")
+    parser.add_argument("--games-4p", type=int, default=100, help="games vs random, 4 players")
+    parser.add_argument("--games-flat", type=int, default=100, help="ISMCTS vs flat games")
+    parser.add_argument("--iterations", type=int, default=1000, help="playouts a decision")
+    parser.add_argument("--exploration", type=float, default=core.ai.DEFAULT_EXPLORATION)
+    parser.add_argument("--speed-iterations", type=int, default=200_000)
+    parser.add_argument("--speed-runs", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0, help="first game seed")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes for the matches (the speed runs are always alone)")
+    parser.add_argument("--skip", nargs="*", default=[],
+                        choices=["random2", "random4", "flat", "speed"])
+    args = parser.parse_args(argv)
+    n, c = args.iterations, args.exploration
+    ismcts, flat = ("ismcts", n, c), ("flat", n, c)
+    print(f"core.tournament: {GAME}, {n} iterations a decision, exploration {c},"
+          f" seed {args.seed}", flush=True)
+    if "speed" not in args.skip:
+        for label, selection in (("play-phase decision (round 2)", False),
+                                 ("selection decision (round 1)", True)):
+            one = speed(args.speed_iterations, args.speed_runs, 1, selection=selection)
+            two = speed(args.speed_iterations, args.speed_runs, 2, selection=selection)
+            print(f"ISMCTS speed, 2 players, {label}: {one:,.0f} simulations/s on 1 thread,"
+                  f" {two:,.0f} on 2 threads ({two / one:.2f}x); median of"
+                  f" {args.speed_runs} searches of {args.speed_iterations:,} iterations",
+                  flush=True)
+        one = speed(args.speed_iterations, args.speed_runs, 1, algorithm="flat")
+        print(f"flat Monte Carlo speed, play-phase decision: {one:,.0f} simulations/s on"
+              f" 1 thread", flush=True)
+    if "random2" not in args.skip:
+        match(f"ISMCTS({n}) vs random", 2, ismcts, ("random",), args.games, args.seed,
+              args.jobs)
+    if "random4" not in args.skip:
+        match(f"ISMCTS({n}) vs 3 random", 4, ismcts, ("random",), args.games_4p,
+              args.seed, args.jobs)
+    if "flat" not in args.skip:
+        match(f"ISMCTS({n}) vs flat MC({n})", 2, ismcts, flat, args.games_flat, args.seed,
+              args.jobs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
