@@ -102,7 +102,8 @@ def suggest(state: Any, seat: int, *, iterations: int | None = None,
         return {"move": state.move_of(legal[0]), "action": legal[0], "algorithm": algorithm,
                 "iterations": 0, "stats": [{"move": state.move_of(legal[0]), "visits": 0,
                                             "win_rate": None}],
-                "simulations_per_second": 0.0, "seconds": 0.0, "threads": threads}
+                "simulations_per_second": 0.0, "seconds": 0.0, "cpu_seconds": 0.0,
+                "threads": threads}
     out = ismcts.search(adapter.vtable(), adapter.raw_state(state), seat,
                         info, iterations=iterations or 0,
                         time_ms=time_ms or 0, algorithm=algorithm,
@@ -116,5 +117,5 @@ def suggest(state: Any, seat: int, *, iterations: int | None = None,
         "stats": [{"move": state.move_of(out["actions"][i]), "visits": out["visits"][i],
                    "win_rate": out["rewards"][i] / out["visits"][i]} for i in order],
         "simulations_per_second": out["simulations"] / seconds if seconds > 0 else 0.0,
-        "seconds": seconds, "threads": threads,
+        "seconds": seconds, "cpu_seconds": out["cpu_seconds"], "threads": out["threads"],
     }

@@ -23,7 +23,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy
 from libc.math cimport log, sqrt
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from cython.parallel cimport prange
 
@@ -69,12 +69,19 @@ ctypedef struct Worker:
     long* flat_visits           # flat Monte Carlo's tallies per root action
     double* flat_reward
     long done
+    double cpu_seconds          # CPU time the worker's thread spent searching
     int failed                  # ran out of memory
 
 
 cdef inline double _now() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline double _thread_cpu() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
@@ -200,7 +207,9 @@ cdef int _iterate_flat(Worker* w) noexcept nogil:
 cdef void _run(Worker* shared) noexcept nogil:
     """Runs one worker's budget on a private copy (no false sharing between threads)."""
     cdef Worker local = shared[0]
+    cdef double cpu = _thread_cpu()
     _run_local(&local)
+    local.cpu_seconds = _thread_cpu() - cpu
     shared[0] = local
 
 
@@ -262,7 +271,8 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
 
     Exactly one of iterations (in all, shared out among the threads) and time_ms (for
     every thread) is positive.  Returns the root statistics summed over the threads:
-    {"best", "actions", "visits", "rewards", "simulations", "seconds", "nodes"}, where
+    {"best", "actions", "visits", "rewards", "simulations", "seconds", "cpu_seconds",
+    "nodes", "threads"}, where
     rewards are sums of the observer's rewards and "best" is the most visited move
     (ISMCTS) or the best mean (flat).  The caller checks that the observer may act.
     """
@@ -272,7 +282,7 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
     cdef Rng master
     cdef int t, alg, a, child
     cdef long per_thread, total = 0, nodes = 0
-    cdef double started, elapsed
+    cdef double started, elapsed, cpu = 0
     cdef bytes info_bytes = b"" if info is None else bytes(info)
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {algorithm!r}")
@@ -326,6 +336,7 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
                 raise MemoryError("the search tree outgrew the memory")
             total += w.done
             nodes += w.n_nodes
+            cpu += w.cpu_seconds
             if alg == ALG_FLAT:
                 for a in range(vt.n_actions):
                     visits[a] += w.flat_visits[a]
@@ -350,5 +361,6 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
     return {
         "best": best, "actions": actions,
         "visits": [visits[a] for a in actions], "rewards": [rewards[a] for a in actions],
-        "simulations": total, "seconds": elapsed, "nodes": nodes,
+        "simulations": total, "seconds": elapsed, "cpu_seconds": cpu, "nodes": nodes,
+        "threads": threads,
     }

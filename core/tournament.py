@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import statistics
 import sys
@@ -106,29 +107,40 @@ def speed_position(seed: int = 1) -> tuple[Any, int]:
     return state, state.to_move[0]
 
 
-def speed(iterations: int, runs: int, threads: int, algorithm: str = "ismcts",
-          selection: bool = False) -> float:
-    """Median simulations per second of one search of a 2-player decision."""
+def speed(time_ms: float, runs: int, threads: int, algorithm: str = "ismcts",
+          selection: bool = False) -> tuple[float, float, float]:
+    """Median simulations per second of one timed search of a 2-player decision.
+
+    Also the median share of the wall time its threads got a CPU (below 1 when other
+    processes compete for the cores: wall-clock figures then understate the search) and
+    the median simulations per CPU-second of the search's threads.
+
+    A time budget (rather than a number of iterations) gives every thread a tree as big
+    as a single thread's, so 1 and 2 threads are compared on the same work per playout.
+    """
     if selection:
         state, seat = core.new_game(GAME, 2, seed=1), 0
     else:
         state, seat = speed_position()
-    rates = [core.ai.suggest(state, seat, iterations=iterations, seed=run, threads=threads,
-                             algorithm=algorithm)["simulations_per_second"]
-             for run in range(runs)]
-    return statistics.median(rates)
+    runs_out = [core.ai.suggest(state, seat, time_ms=time_ms, seed=run, threads=threads,
+                                algorithm=algorithm) for run in range(runs)]
+    rate = statistics.median(out["simulations_per_second"] for out in runs_out)
+    busy = statistics.median(out["cpu_seconds"] / (out["seconds"] * out["threads"])
+                             for out in runs_out)
+    per_cpu = statistics.median(out["iterations"] / out["cpu_seconds"] for out in runs_out)
+    return rate, busy, per_cpu
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m core.tournament", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=200, help="games vs random, 2 players")
-    parser.add_argument("--games-4p", type=int, default=100, help="games vs random, 4 players")
-    parser.add_argument("--games-flat", type=int, default=100, help="ISMCTS vs flat games")
+    parser.add_argument("--games", type=int, default=500, help="games vs random, 2 players")
+    parser.add_argument("--games-4p", type=int, default=500, help="games vs random, 4 players")
+    parser.add_argument("--games-flat", type=int, default=500, help="ISMCTS vs flat games")
     parser.add_argument("--iterations", type=int, default=1000, help="playouts a decision")
     parser.add_argument("--exploration", type=float, default=core.ai.DEFAULT_EXPLORATION)
-    parser.add_argument("--speed-iterations", type=int, default=200_000)
-    parser.add_argument("--speed-runs", type=int, default=5)
+    parser.add_argument("--speed-ms", type=float, default=1000, help="time of one search")
+    parser.add_argument("--speed-runs", type=int, default=5, help="searches (median)")
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
     parser.add_argument("--jobs", type=int, default=1,
                         help="processes for the matches (the speed runs are always alone)")
@@ -140,17 +152,23 @@ def main(argv: list[str] | None = None) -> int:
     print(f"core.tournament: {GAME}, {n} iterations a decision, exploration {c},"
           f" seed {args.seed}", flush=True)
     if "speed" not in args.skip:
+        print(f"load average before the speed runs: {os.getloadavg()[0]:.2f}"
+              f" ({os.cpu_count()} CPUs)", flush=True)
         for label, selection in (("play-phase decision (round 2)", False),
                                  ("selection decision (round 1)", True)):
-            one = speed(args.speed_iterations, args.speed_runs, 1, selection=selection)
-            two = speed(args.speed_iterations, args.speed_runs, 2, selection=selection)
-            print(f"ISMCTS speed, 2 players, {label}: {one:,.0f} simulations/s on 1 thread,"
-                  f" {two:,.0f} on 2 threads ({two / one:.2f}x); median of"
-                  f" {args.speed_runs} searches of {args.speed_iterations:,} iterations",
-                  flush=True)
-        one = speed(args.speed_iterations, args.speed_runs, 1, algorithm="flat")
+            one, busy1, cpu1 = speed(args.speed_ms, args.speed_runs, 1, selection=selection)
+            two, busy2, cpu2 = speed(args.speed_ms, args.speed_runs, 2, selection=selection)
+            print(f"ISMCTS speed, 2 players, {label}, median of {args.speed_runs} searches"
+                  f" of {args.speed_ms:g} ms:\n"
+                  f"  1 thread : {one:>9,.0f} simulations/s wall clock"
+                  f" ({cpu1:,.0f} per CPU-second, on a CPU {busy1:.0%} of the time)\n"
+                  f"  2 threads: {two:>9,.0f} simulations/s wall clock ({two / one:.2f}x)"
+                  f" ({cpu2:,.0f} per CPU-second per thread, on a CPU {busy2:.0%} of the"
+                  f" time)", flush=True)
+        one, busy1, cpu1 = speed(args.speed_ms, args.speed_runs, 1, algorithm="flat")
         print(f"flat Monte Carlo speed, play-phase decision: {one:,.0f} simulations/s on"
-              f" 1 thread", flush=True)
+              f" 1 thread ({cpu1:,.0f} per CPU-second, on a CPU {busy1:.0%} of the time)",
+              flush=True)
     if "random2" not in args.skip:
         match(f"ISMCTS({n}) vs random", 2, ismcts, ("random",), args.games, args.seed,
               args.jobs)
