@@ -36,6 +36,7 @@ cdef enum:
     ALG_ISMCTS = 0
     ALG_FLAT = 1
     TIME_CHECK_EVERY = 16       # iterations between clock reads in a timed search
+    NODE_BUDGET = 1 << 23       # nodes for all trees of one search (32 bytes each: 256 MiB)
 
 
 ctypedef struct Node:
@@ -70,7 +71,7 @@ ctypedef struct Worker:
     double* flat_reward
     long done
     double cpu_seconds          # CPU time the worker's thread spent searching
-    int failed                  # ran out of memory
+    long max_nodes              # the tree stops growing at this size
 
 
 cdef inline double _now() noexcept nogil:
@@ -98,8 +99,11 @@ cdef inline int _next_decision(Worker* w) noexcept nogil:
 
 
 cdef int32_t _new_node(Worker* w, int32_t parent, int actor, int action) noexcept nogil:
+    """A new child of parent, or -1 when the tree may not grow (its size cap, or memory)."""
     cdef Node* grown
     cdef Node* node
+    if w.n_nodes >= w.max_nodes:
+        return -1
     if w.n_nodes == w.cap:
         grown = <Node*>realloc(w.nodes, 2 * w.cap * sizeof(Node))
         if grown == NULL:
@@ -119,8 +123,8 @@ cdef int32_t _new_node(Worker* w, int32_t parent, int actor, int action) noexcep
     return w.n_nodes - 1
 
 
-cdef int _iterate_ismcts(Worker* w) noexcept nogil:
-    """One ISMCTS-SO iteration; -1 if the tree could not grow (out of memory)."""
+cdef void _iterate_ismcts(Worker* w) noexcept nogil:
+    """One ISMCTS-SO iteration (once the tree is full, the playout starts at its leaf)."""
     cdef const GameVTable* vt = w.vt
     cdef Node* nodes
     cdef int32_t node = 0, child, best
@@ -162,11 +166,10 @@ cdef int _iterate_ismcts(Worker* w) noexcept nogil:
         if untried:
             action = w.legal[rng_below(&w.rng, untried)]
             child = _new_node(w, node, actor, action)
-            if child < 0:
-                return -1
-            vt.apply_action(w.work, actor, action)
-            depth += 1
-            w.path[depth] = child
+            if child >= 0:
+                vt.apply_action(w.work, actor, action)
+                depth += 1
+                w.path[depth] = child
             break
         vt.apply_action(w.work, actor, nodes[best].action)
         node = best
@@ -179,17 +182,16 @@ cdef int _iterate_ismcts(Worker* w) noexcept nogil:
     for i in range(1, depth + 1):
         nodes[w.path[i]].visits += 1
         nodes[w.path[i]].reward += w.reward[nodes[w.path[i]].actor]
-    return 0
 
 
-cdef int _iterate_flat(Worker* w) noexcept nogil:
+cdef void _iterate_flat(Worker* w) noexcept nogil:
     """One flat Monte Carlo iteration: the least tried root move, then a random playout."""
     cdef const GameVTable* vt = w.vt
     cdef int actor, n, i, action, pick
     vt.determinize(w.root, w.observer, w.info, &w.rng, w.work)
     actor = _next_decision(w)
     if actor < 0:
-        return 0
+        return
     n = vt.legal_actions(w.work, actor, w.legal)
     pick = w.legal[0]
     for i in range(1, n):
@@ -201,7 +203,6 @@ cdef int _iterate_flat(Worker* w) noexcept nogil:
     vt.rewards(w.work, w.reward)
     w.flat_visits[pick] += 1
     w.flat_reward[pick] += w.reward[actor]
-    return 0
 
 
 cdef void _run(Worker* shared) noexcept nogil:
@@ -214,7 +215,6 @@ cdef void _run(Worker* shared) noexcept nogil:
 
 
 cdef void _run_local(Worker* w) noexcept nogil:
-    cdef int status
     while True:
         if w.budget and w.done >= w.budget:
             return
@@ -222,12 +222,9 @@ cdef void _run_local(Worker* w) noexcept nogil:
                 and _now() >= w.deadline):
             return
         if w.algorithm == ALG_ISMCTS:
-            status = _iterate_ismcts(w)
+            _iterate_ismcts(w)
         else:
-            status = _iterate_flat(w)
-        if status < 0:
-            w.failed = 1
-            return
+            _iterate_flat(w)
         w.done += 1
 
 
@@ -314,7 +311,9 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
             w.budget = min(per_thread, iterations - total) if iterations else 0
             total += w.budget
             rng_seed(&w.rng, rng_next(&master))
-            if _alloc(w, vt, w.budget + 2 if iterations and alg == ALG_ISMCTS else 1 << 16) < 0:
+            w.max_nodes = NODE_BUDGET // threads
+            if _alloc(w, vt, min(w.budget + 2, w.max_nodes) if iterations and alg == ALG_ISMCTS
+                      else 1 << 16) < 0:
                 raise MemoryError("no memory for the search tree")
         with nogil:
             started = _now()
@@ -332,8 +331,6 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
         total = 0
         for t in range(threads):
             w = &workers[t]
-            if w.failed:
-                raise MemoryError("the search tree outgrew the memory")
             total += w.done
             nodes += w.n_nodes
             cpu += w.cpu_seconds
