@@ -37,6 +37,25 @@ cdef enum:
     ALG_FLAT = 1
     TIME_CHECK_EVERY = 16       # iterations between clock reads in a timed search
     NODE_BUDGET = 1 << 23       # nodes for all trees of one search (32 bytes each: 256 MiB)
+    SQRT_LOG_TABLE = 1 << 16
+
+
+# sqrt(log(n)) for the availability counts most nodes have: UCB without a log per child.
+cdef double SQRT_LOG[SQRT_LOG_TABLE]
+
+
+cdef void _fill_sqrt_log() noexcept:
+    cdef int i
+    SQRT_LOG[0] = 0
+    for i in range(1, SQRT_LOG_TABLE):
+        SQRT_LOG[i] = sqrt(log(<double>i))
+
+
+_fill_sqrt_log()
+
+
+cdef inline double _sqrt_log(uint32_t n) noexcept nogil:
+    return SQRT_LOG[n] if n < SQRT_LOG_TABLE else sqrt(log(<double>n))
 
 
 ctypedef struct Node:
@@ -45,6 +64,7 @@ ctypedef struct Node:
     uint32_t visits
     uint32_t avail              # times this node's move was legal when its parent was passed
     double reward               # sum of the rewards of `actor`, who made the move
+    float inv_sqrt_visits       # 1 / sqrt(visits), kept so UCB needs no sqrt per child
     int16_t action              # the move into this node (-1 at the root)
     int8_t actor
 
@@ -116,6 +136,7 @@ cdef int32_t _new_node(Worker* w, int32_t parent, int actor, int action) noexcep
     node.visits = 0
     node.avail = 1
     node.reward = 0
+    node.inv_sqrt_visits = 0
     node.action = action
     node.actor = actor
     w.nodes[parent].first_child = w.n_nodes
@@ -155,7 +176,7 @@ cdef void _iterate_ismcts(Worker* w) noexcept nogil:
             else:
                 nodes[child].avail += 1
                 score = (nodes[child].reward / nodes[child].visits
-                         + w.c * sqrt(log(<double>nodes[child].avail) / nodes[child].visits))
+                         + w.c * _sqrt_log(nodes[child].avail) * nodes[child].inv_sqrt_visits)
                 if score > best_score:
                     best_score = score
                     best = child
@@ -180,8 +201,10 @@ cdef void _iterate_ismcts(Worker* w) noexcept nogil:
     nodes = w.nodes
     nodes[0].visits += 1
     for i in range(1, depth + 1):
-        nodes[w.path[i]].visits += 1
-        nodes[w.path[i]].reward += w.reward[nodes[w.path[i]].actor]
+        node = w.path[i]
+        nodes[node].visits += 1
+        nodes[node].inv_sqrt_visits = 1.0 / sqrt(<double>nodes[node].visits)
+        nodes[node].reward += w.reward[nodes[node].actor]
 
 
 cdef void _iterate_flat(Worker* w) noexcept nogil:
@@ -250,6 +273,7 @@ cdef int _alloc(Worker* w, const GameVTable* vt, long nodes) noexcept:
     w.nodes[0].visits = 0
     w.nodes[0].avail = 0
     w.nodes[0].reward = 0
+    w.nodes[0].inv_sqrt_visits = 0
     w.nodes[0].action = -1
     w.nodes[0].actor = -1
     w.n_nodes = 1
