@@ -15,6 +15,7 @@ from service.controllers.games import GamesController
 from service.controllers.health import HealthController
 from service.observe import metrics, observer
 from service.problems import HANDLERS
+from service.robots import Robots
 from service.sessions import Sessions
 from service.store import Store, open_store
 
@@ -36,6 +37,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     settings = settings or Settings.from_env()
     store = store or open_store(settings.redis_url, settings.game_ttl)
     sessions = Sessions(store)
+    robots = Robots(sessions, settings)
     def freeze_startup_objects() -> None:
         # Modules, routes and schemas live as long as the process: keeping them out of the
         # collector's generations shortens every full collection, hence the latency tail.
@@ -43,6 +45,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         gc.freeze()
 
     async def close_store() -> None:
+        await robots.close()
         await store.close()
 
     app = Litestar(
@@ -51,6 +54,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                                                    directories=[swagger_ui_path],
                                                    include_in_schema=False)],
         dependencies={"sessions": Provide(lambda: sessions, sync_to_thread=False),
+                      "robots": Provide(lambda: robots, sync_to_thread=False),
                       "store": Provide(lambda: store, sync_to_thread=False)},
         exception_handlers=HANDLERS, middleware=[observer(settings.access_log)],
         openapi_config=_openapi(),

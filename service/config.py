@@ -31,6 +31,8 @@ class Settings:
     game_ttl: int = 7 * 24 * 3600    # GAME_TTL_SECONDS: a game idle this long is deleted
     max_body_bytes: int = 16 * 1024  # MAX_BODY_BYTES: larger request bodies get 413
     access_log: bool = True          # ACCESS_LOG=0 turns the JSON request log off
+    ai_max_iterations: int = 20_000  # AI_MAX_ITERATIONS: cap of a suggestion or AI seat
+    ai_max_time_ms: int = 2_000      # AI_MAX_TIME_MS: the same for a time budget
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> "Settings":
@@ -42,6 +44,9 @@ class Settings:
             game_ttl=_int(env, "GAME_TTL_SECONDS", cls.game_ttl, 1, 366 * 24 * 3600),
             max_body_bytes=_int(env, "MAX_BODY_BYTES", cls.max_body_bytes, 256, 1 << 20),
             access_log=env.get("ACCESS_LOG", "1") not in ("0", "false", "no"),
+            ai_max_iterations=_int(env, "AI_MAX_ITERATIONS", cls.ai_max_iterations, 1,
+                                   1_000_000),
+            ai_max_time_ms=_int(env, "AI_MAX_TIME_MS", cls.ai_max_time_ms, 1, 60_000),
         )
         settings.check()
         return settings
@@ -57,7 +62,9 @@ class Settings:
         env = {"HOST": self.host, "PORT": str(self.port), "WORKERS": str(self.workers),
                "GAME_TTL_SECONDS": str(self.game_ttl),
                "MAX_BODY_BYTES": str(self.max_body_bytes),
-               "ACCESS_LOG": "1" if self.access_log else "0"}
+               "ACCESS_LOG": "1" if self.access_log else "0",
+               "AI_MAX_ITERATIONS": str(self.ai_max_iterations),
+               "AI_MAX_TIME_MS": str(self.ai_max_time_ms)}
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url
         return env

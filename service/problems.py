@@ -11,6 +11,7 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
 from core import InvalidState
+from service.robots import BudgetRefused, NotYourTurn
 from service.sessions import (GameNotFound, IdempotencyMismatch, InvalidGame, MoveRejected,
                               Unauthorized, VersionConflict)
 from service.store import StoreUnavailable
@@ -90,6 +91,8 @@ HANDLERS = {
     VersionConflict: lambda r, e: problem(r, 409, "version-conflict", str(e),
                                           current_version=e.current),
     IdempotencyMismatch: lambda r, e: problem(r, 422, "idempotency-key-reused", str(e)),
+    BudgetRefused: lambda r, e: problem(r, 422, "budget-refused", str(e)),
+    NotYourTurn: lambda r, e: problem(r, 409, "not-your-turn", str(e)),
     StoreUnavailable: _store_unavailable,
     InvalidState: _corrupt,
     Exception: _internal,

@@ -1,10 +1,21 @@
 """Request bodies of the API as msgspec structs (they are also the OpenAPI schema)."""
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
-Seat = Annotated[int, msgspec.Meta(ge=0, le=15)]
+
+class Budget(msgspec.Struct, forbid_unknown_fields=True):
+    """How long the AI thinks: exactly one of iterations and time_ms (server-capped)."""
+    iterations: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    time_ms: Annotated[int, msgspec.Meta(ge=1)] | None = None
+
+
+class SeatSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """One seat of a new game: a human (gets a token) or an AI the server plays."""
+    type: Literal["human", "ai"] = "human"
+    iterations: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    time_ms: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
 
 class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
@@ -13,6 +24,7 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     players: Annotated[int, msgspec.Meta(ge=1, le=16)]
     options: dict[str, Any] | None = None
     seed: Annotated[int, msgspec.Meta(ge=0)] | None = None  # core checks < 2**64
+    seats: Annotated[list[SeatSpec], msgspec.Meta(max_length=16)] | None = None
 
 
 class MoveRequest(msgspec.Struct, forbid_unknown_fields=True):

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 import core
-from service.schemas import CreateGame, MoveRequest
+from service.schemas import Budget, CreateGame, MoveRequest
 from service.store import Commit, GameRecord, Store
 
 MAX_COMMIT_ATTEMPTS = 8  # retries of a move whose client gave no expected_version
@@ -54,8 +54,12 @@ class Meta(msgspec.Struct, frozen=True):
     game: str
     players: int
     seeded: bool
-    token_hashes: list[str]
+    token_hashes: list[str | None]        # None for a seat the server's AI plays
     created: float
+    ai: list[Budget | None] | None = None  # each AI seat's thinking budget
+
+    def is_ai(self, seat: int) -> bool:
+        return self.ai is not None and self.ai[seat] is not None
 
 
 @dataclass(frozen=True)
@@ -81,16 +85,20 @@ class Sessions:
 
     # -- creation and loading ------------------------------------------------
 
-    async def create(self, request: CreateGame) -> tuple[str, Session, list[str]]:
-        """A new game; returns its id, session and one secret token per seat."""
+    async def create(self, request: CreateGame,
+                     ai_seats: list[Budget | None] | None = None
+                     ) -> tuple[str, Session, list[str | None]]:
+        """A new game; its id, session and a secret token per human seat (None for AI)."""
         try:
             state = core.new_game(request.game, request.players, seed=request.seed,
                                   options=request.options)
         except ValueError as error:
             raise InvalidGame(str(error)) from None
-        tokens = [secrets.token_urlsafe(32) for _ in range(state.players)]
+        ai_seats = ai_seats or [None] * state.players
+        tokens = [None if ai else secrets.token_urlsafe(32) for ai in ai_seats]
         meta = Meta(state.game, state.players, request.seed is not None,
-                    [_hash(t) for t in tokens], time.time())
+                    [None if t is None else _hash(t) for t in tokens], time.time(),
+                    ai_seats if any(ai_seats) else None)
         record = GameRecord(0, state.to_bytes(), msgspec.json.encode(meta))
         game_id = new_game_id()
         await self.store.create(game_id, record)
@@ -114,7 +122,7 @@ class Sessions:
         digest = _hash(token)
         seat = None
         for index, stored in enumerate(session.meta.token_hashes):  # no early exit: constant time
-            if hmac.compare_digest(digest, stored):
+            if stored is not None and hmac.compare_digest(digest, stored):
                 seat = index
         if seat is None:
             raise Unauthorized("this token opens no seat of this game")
@@ -135,6 +143,7 @@ class Sessions:
         }
 
     async def history(self, session: Session, seat: int | None) -> dict[str, Any]:
+        """The move log as seat (None: a spectator) may see it now."""
         entries = [msgspec.json.decode(raw) for raw in await self.store.history(session.game_id)]
         state = session.state
         return {
@@ -147,8 +156,8 @@ class Sessions:
     # -- moves ------------------------------------------------------------------
 
     async def play(self, game_id: str, token: str | None, request: MoveRequest,
-                   idempotency_key: str | None) -> dict[str, Any]:
-        """Applies one move for the token's seat; returns that seat's new view."""
+                   idempotency_key: str | None) -> tuple[dict[str, Any], Meta]:
+        """Applies one move for the token's seat; that seat's new view, and the game's meta."""
         if token is None:
             raise Unauthorized("moves need the seat's token: Authorization: Bearer <token>")
         fingerprint = hashlib.sha256(msgspec.json.encode(
@@ -160,7 +169,7 @@ class Sessions:
             session, replayed = await self._load_for_move(game_id, replay_key)
             seat = self.seat_of(session, token)
             if replayed is not None:
-                return self._replayed(replayed, fingerprint)
+                return self._replayed(replayed, fingerprint), session.meta
             current = session.record.version
             if request.expected_version is not None and request.expected_version != current:
                 raise VersionConflict(request.expected_version, current)
@@ -169,18 +178,23 @@ class Sessions:
             except core.IllegalMove as error:
                 raise MoveRejected(str(error), session.state.legal_moves(seat)) from None
             response = self.view(session, seat, current + 1)
-            commit = Commit(
-                blob=session.state.to_bytes(),
-                entry=msgspec.json.encode({"version": current + 1, "seat": seat,
-                                           "move": request.move}),
-                idempotency_key=replay_key,
-                response=b"" if replay_key is None else msgspec.json.encode(
-                    {"fingerprint": fingerprint, "response": response}))
-            if await self.store.commit(game_id, current, commit):
-                return response
+            record = None if replay_key is None else (replay_key, msgspec.json.encode(
+                {"fingerprint": fingerprint, "response": response}))
+            if await self.commit(session, seat, request.move, record):
+                return response, session.meta
             if request.expected_version is not None and replay_key is None:
                 raise VersionConflict(request.expected_version, current + 1)
         raise VersionConflict(current, current + 1)
+
+    async def commit(self, session: Session, seat: int, move: dict[str, Any],
+                     replay: tuple[str, bytes] | None = None) -> bool:
+        """Stores session's state (a move of seat already applied) if nobody moved first."""
+        current = session.record.version
+        return await self.store.commit(session.game_id, current, Commit(
+            blob=session.state.to_bytes(),
+            entry=msgspec.json.encode({"version": current + 1, "seat": seat, "move": move}),
+            idempotency_key=None if replay is None else replay[0],
+            response=b"" if replay is None else replay[1]))
 
     async def _load_for_move(self, game_id: str,
                              replay_key: str | None) -> tuple[Session, bytes | None]:

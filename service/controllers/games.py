@@ -7,7 +7,8 @@ from litestar import Controller, Request, get, post
 from litestar.exceptions import ValidationException
 from litestar.params import Parameter
 
-from service.schemas import CreateGame, MoveRequest
+from service.robots import Robots
+from service.schemas import Budget, CreateGame, MoveRequest
 from service.sessions import GameNotFound, Session, Sessions, Unauthorized
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -35,12 +36,21 @@ class GamesController(Controller):
     path = "/v1/games"
     tags = ["games"]
 
-    @post("/", status_code=201, summary="Create a game; returns one secret token per seat")
-    async def create(self, data: CreateGame, sessions: Sessions) -> dict[str, Any]:
-        game_id, session, tokens = await sessions.create(data)
+    @post("/", status_code=201,
+          summary="Create a game; returns a secret token per human seat, once")
+    async def create(self, data: CreateGame, sessions: Sessions,
+                     robots: Robots) -> dict[str, Any]:
+        game_id, session, tokens = await sessions.create(data, robots.seats_of(data))
+        if session.meta.ai is not None:
+            if all(token is None for token in tokens):
+                robots.play_in_background(game_id)
+            else:
+                await robots.play_turns(game_id)
         return {"id": game_id, "game": session.meta.game, "version": 0,
                 "seeded": session.meta.seeded,
-                "seats": [{"seat": seat, "token": token} for seat, token in enumerate(tokens)]}
+                "seats": [{"seat": seat, "type": "ai"} if token is None else
+                          {"seat": seat, "type": "human", "token": token}
+                          for seat, token in enumerate(tokens)]}
 
     @get("/{game_id:str}", summary="The game as the caller's seat (or a spectator) sees it")
     async def read(self, game_id: str, request: Request, sessions: Sessions) -> dict[str, Any]:
@@ -58,7 +68,7 @@ class GamesController(Controller):
 
     @post("/{game_id:str}/moves", status_code=200, summary="Apply one move for the token's seat")
     async def move(self, game_id: str, data: MoveRequest, request: Request, sessions: Sessions,
-                   idempotency_key: str | None = Parameter(header="Idempotency-Key",
+                   robots: Robots, idempotency_key: str | None = Parameter(header="Idempotency-Key",
                                                            default=None)) -> dict[str, Any]:
         if idempotency_key is not None and not IDEMPOTENCY_KEY.match(idempotency_key):
             raise ValidationException(extra=[{
@@ -66,7 +76,24 @@ class GamesController(Controller):
                 "key": "Idempotency-Key"}])
         if not GAME_ID.match(game_id):
             raise GameNotFound(game_id)
-        return await sessions.play(game_id, bearer_token(request), data, idempotency_key)
+        response, meta = await sessions.play(game_id, bearer_token(request), data,
+                                             idempotency_key)
+        if meta.ai is not None:
+            await robots.play_turns(game_id)  # a GET after this shows a human to move
+        return response
+
+    @post("/{game_id:str}/suggest", status_code=200,
+          summary="The AI's suggested move for the token's seat, with its statistics")
+    async def suggest(self, game_id: str, data: Budget, request: Request, sessions: Sessions,
+                      robots: Robots) -> dict[str, Any]:
+        session = await load(sessions, game_id)
+        seat = sessions.seat_of(session, bearer_token(request))
+        if seat is None:
+            raise Unauthorized("suggestions need the seat's token: Authorization: Bearer <token>")
+        found = await robots.suggest(session, seat, data)
+        return {"id": game_id, "version": session.record.version, "you": seat,
+                "move": found["move"], "algorithm": found["algorithm"],
+                "iterations": found["iterations"], "stats": found["stats"]}
 
     @get("/{game_id:str}/history", summary="The move log as the caller may see it")
     async def history(self, game_id: str, request: Request, sessions: Sessions) -> dict[str, Any]:

@@ -1,0 +1,108 @@
+"""The server's AI: move suggestions for a seat, and the seats the server plays itself.
+
+The search (core.ai) releases the GIL, so it runs in a worker thread while the event loop
+serves other requests. It sees only what its seat may: the seat's own state through the
+game's determinizer, and the move log as that seat may see it.
+"""
+
+import asyncio
+import logging
+import secrets
+from functools import partial
+from typing import Any
+
+import anyio
+
+import core
+import core.ai
+from service.config import Settings
+from service.schemas import Budget, CreateGame, SeatSpec
+from service.sessions import InvalidGame, Session, Sessions
+
+log = logging.getLogger("service.ai")
+
+
+class BudgetRefused(Exception):
+    """A thinking budget outside the server's limits, or not exactly one of the two."""
+
+
+class NotYourTurn(Exception):
+    """A suggestion asked for a seat that has nothing to decide now."""
+
+
+class Robots:
+    def __init__(self, sessions: Sessions, settings: Settings) -> None:
+        self.sessions = sessions
+        self.settings = settings
+        self._background: set[asyncio.Task] = set()
+
+    # -- budgets ------------------------------------------------------------------
+
+    def checked(self, budget: Budget | SeatSpec) -> Budget:
+        """The budget if exactly one of iterations/time_ms is given within the limits."""
+        limits = self.settings
+        if (budget.iterations is None) == (budget.time_ms is None):
+            raise BudgetRefused("give exactly one of iterations and time_ms")
+        if budget.iterations is not None and budget.iterations > limits.ai_max_iterations:
+            raise BudgetRefused(f"iterations is capped at {limits.ai_max_iterations:,} on this"
+                                f" server, got {budget.iterations:,}")
+        if budget.time_ms is not None and budget.time_ms > limits.ai_max_time_ms:
+            raise BudgetRefused(f"time_ms is capped at {limits.ai_max_time_ms:,} on this server,"
+                                f" got {budget.time_ms:,}")
+        return Budget(budget.iterations, budget.time_ms)
+
+    def seats_of(self, request: CreateGame) -> list[Budget | None] | None:
+        """Each seat's AI budget (None: a human) from a creation request."""
+        if request.seats is None:
+            return None
+        if len(request.seats) != request.players:
+            raise InvalidGame(f"seats lists one entry per player: {request.players} expected,"
+                              f" got {len(request.seats)}")
+        if any(seat.type == "ai" for seat in request.seats) and not core.ai.supports(request.game):
+            raise InvalidGame(f"no AI plays {request.game!r} yet")
+        return [self.checked(seat) if seat.type == "ai" else None for seat in request.seats]
+
+    # -- thinking -------------------------------------------------------------------
+
+    async def suggest(self, session: Session, seat: int, budget: Budget) -> dict[str, Any]:
+        if not core.ai.supports(session.meta.game):
+            raise InvalidGame(f"no AI plays {session.meta.game!r} yet")
+        budget = self.checked(budget)
+        if seat not in session.state.to_move:
+            raise NotYourTurn(f"seat {seat} has nothing to decide now; seats to move:"
+                              f" {list(session.state.to_move)}")
+        history = (await self.sessions.history(session, seat))["entries"]
+        search = partial(core.ai.suggest, session.state.clone(), seat,
+                         iterations=budget.iterations, time_ms=budget.time_ms,
+                         seed=secrets.randbits(63), history=history)
+        return await anyio.to_thread.run_sync(search)
+
+    # -- AI seats -------------------------------------------------------------------
+
+    async def play_turns(self, game_id: str) -> None:
+        """Plays AI seats' moves until a human must act or the game is over."""
+        while True:
+            session = await self.sessions.load(game_id)
+            robots = [s for s in session.state.to_move if session.meta.is_ai(s)]
+            if not robots:
+                return
+            seat = robots[0]
+            choice = await self.suggest(session, seat, session.meta.ai[seat])
+            session.state.apply(seat, choice["move"])
+            await self.sessions.commit(session, seat, choice["move"])  # lost a race: reload
+
+    def play_in_background(self, game_id: str) -> None:
+        """Plays an all-AI game to its end without holding a request open."""
+        task = asyncio.get_running_loop().create_task(self._play_quietly(game_id))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _play_quietly(self, game_id: str) -> None:
+        try:
+            await self.play_turns(game_id)
+        except Exception:  # a background game has nobody to answer: log it
+            log.exception("AI game %s stopped", game_id)
+
+    async def close(self) -> None:
+        for task in list(self._background):
+            task.cancel()

@@ -1,0 +1,117 @@
+"""The AI over HTTP: suggestions for a seat, seats the server plays, all-AI games."""
+
+import random
+import threading
+import time
+
+import httpx
+import pytest
+
+import core
+import core.ai
+from tests.service.play import auth, create, tokens_of
+
+AI_GAME = "cup-the-crab"
+
+
+def test_a_suggestion_is_a_legal_move_with_statistics(client):
+    game = create(client, AI_GAME, 2, seed=3)
+    path, token = f"/v1/games/{game['id']}", game["seats"][0]["token"]
+    legal = client.get(path, headers=auth(token)).json()["legal_moves"]
+    response = client.post(f"{path}/suggest", json={"iterations": 400}, headers=auth(token))
+    assert response.status_code == 200, response.text
+    found = response.json()
+    assert found["move"] in legal and found["you"] == 0 and found["version"] == 0
+    assert found["iterations"] == 400 and found["algorithm"] == "ismcts"
+    assert sum(s["visits"] for s in found["stats"]) == 400
+    assert all(s["move"] in legal for s in found["stats"])
+    assert client.post(f"{path}/moves", json={"move": found["move"]},
+                       headers=auth(token)).status_code == 200
+
+
+@pytest.mark.parametrize("budget, detail", [
+    ({"iterations": 10 ** 9}, "iterations is capped at 20,000"),
+    ({"time_ms": 600_000}, "time_ms is capped at 2,000"),
+    ({}, "exactly one of iterations and time_ms"),
+    ({"iterations": 10, "time_ms": 10}, "exactly one of iterations and time_ms"),
+])
+def test_suggestion_budgets_beyond_the_servers_limits_are_refused(client, budget, detail):
+    game = create(client, AI_GAME, 2)
+    response = client.post(f"/v1/games/{game['id']}/suggest", json=budget,
+                           headers=auth(game["seats"][0]["token"]))
+    assert response.status_code == 422 and detail in response.json()["detail"]
+    assert response.json()["type"] == "/problems/budget-refused"
+
+
+def test_suggestions_need_a_seat_that_has_something_to_decide(client):
+    game = create(client, AI_GAME, 2)
+    path, tokens = f"/v1/games/{game['id']}", tokens_of(game)
+    assert client.post(f"{path}/suggest", json={"iterations": 10}).status_code == 401
+    move = client.get(path, headers=auth(tokens[0])).json()["legal_moves"][0]
+    client.post(f"{path}/moves", json={"move": move}, headers=auth(tokens[0]))
+    response = client.post(f"{path}/suggest", json={"iterations": 10}, headers=auth(tokens[0]))
+    assert response.status_code == 409 and response.json()["type"] == "/problems/not-your-turn"
+
+
+@pytest.mark.parametrize("game", [g for g in core.GAMES if not core.ai.supports(g)])
+def test_games_without_an_ai_yet_refuse_suggestions_and_ai_seats_clearly(client, game):
+    created = create(client, game, 2)
+    response = client.post(f"/v1/games/{created['id']}/suggest", json={"iterations": 10},
+                           headers=auth(created["seats"][0]["token"]))
+    assert response.status_code == 422 and "no AI plays" in response.json()["detail"]
+    response = client.post("/v1/games", json={"game": game, "players": 2, "seats": [
+        {"type": "human"}, {"type": "ai", "iterations": 10}]})
+    assert response.status_code == 422 and "no AI plays" in response.json()["detail"]
+
+
+def test_the_search_runs_off_the_event_loop(api, client):
+    game = create(client, AI_GAME, 2)
+    path, token = f"/v1/games/{game['id']}", game["seats"][0]["token"]
+    thinking = threading.Thread(target=lambda: httpx.post(
+        api.url + f"{path}/suggest", json={"time_ms": 1500}, headers=auth(token), timeout=30))
+    thinking.start()
+    time.sleep(0.3)
+    start = time.perf_counter()
+    assert client.get("/health").status_code == 200
+    assert client.get(path).status_code == 200
+    assert time.perf_counter() - start < 0.5
+    thinking.join()
+
+
+def test_ai_seats_play_themselves_until_a_human_must_act(client):
+    seats = [{"type": "human"}, {"type": "ai", "iterations": 200}, {"type": "ai", "time_ms": 20}]
+    game = create(client, AI_GAME, 3, seats=seats)
+    assert [s["type"] for s in game["seats"]] == ["human", "ai", "ai"]
+    assert "token" not in game["seats"][1] and "token" in game["seats"][0]
+    path, token, rng = f"/v1/games/{game['id']}", game["seats"][0]["token"], random.Random(1)
+    while True:
+        view = client.get(path, headers=auth(token)).json()
+        if view["status"] == "over":
+            break
+        assert view["to_move"] == [0] and view["legal_moves"], "the AI seats stalled"
+        assert client.post(f"{path}/moves", json={"move": rng.choice(view["legal_moves"])},
+                           headers=auth(token)).status_code == 200
+    history = client.get(f"{path}/history").json()["entries"]
+    assert {e["seat"] for e in history} == {0, 1, 2} and len(history) == 3 * 21 + 3 * 6
+    assert view["result"]["winners"]
+
+
+def test_an_all_ai_game_plays_to_the_end_in_the_background(client):
+    seats = [{"type": "ai", "iterations": 50}] * 2
+    game = create(client, AI_GAME, 2, seats=seats)
+    assert all("token" not in s for s in game["seats"])
+    deadline = time.monotonic() + 60
+    while client.get(f"/v1/games/{game['id']}").json()["status"] != "over":
+        assert time.monotonic() < deadline, "the all-AI game did not finish"
+        time.sleep(0.2)
+    assert client.get(f"/v1/games/{game['id']}").json()["result"] is not None
+
+
+@pytest.mark.parametrize("seats, detail", [
+    ([{"type": "human"}], "one entry per player: 2 expected, got 1"),
+    ([{"type": "human"}, {"type": "ai"}], "exactly one of iterations and time_ms"),
+    ([{"type": "human"}, {"type": "ai", "iterations": 10 ** 7}], "capped at 20,000"),
+])
+def test_bad_seat_lists_are_refused(client, seats, detail):
+    response = client.post("/v1/games", json={"game": AI_GAME, "players": 2, "seats": seats})
+    assert response.status_code == 422 and detail in response.json()["detail"]
