@@ -107,28 +107,31 @@ def speed_position(seed: int = 1) -> tuple[Any, int]:
     return state, state.to_move[0]
 
 
-def speed(time_ms: float, runs: int, threads: int, algorithm: str = "ismcts",
-          selection: bool = False) -> tuple[float, float, float]:
+def speed(time_ms: float, runs: int, threads: tuple[int, ...], algorithm: str = "ismcts",
+          selection: bool = False) -> list[tuple[float, float, float]]:
     """Median simulations per second of one timed search of a 2-player decision.
-
-    Also the median share of the wall time its threads got a CPU (below 1 when other
-    processes compete for the cores: wall-clock figures then understate the search) and
-    the median simulations per CPU-second of the search's threads.
 
     A time budget (rather than a number of iterations) gives every thread a tree as big
     as a single thread's, so 1 and 2 threads are compared on the same work per playout.
+    The thread counts take turns run by run, so a slow spell of the machine hits each
+    alike.  Per thread count: (median simulations/s, median share of the wall time the
+    threads got a CPU -- below 1 when other processes compete for the cores --, median
+    simulations per CPU-second of the search's threads).
     """
     if selection:
         state, seat = core.new_game(GAME, 2, seed=1), 0
     else:
         state, seat = speed_position()
-    runs_out = [core.ai.suggest(state, seat, time_ms=time_ms, seed=run, threads=threads,
-                                algorithm=algorithm) for run in range(runs)]
-    rate = statistics.median(out["simulations_per_second"] for out in runs_out)
-    busy = statistics.median(out["cpu_seconds"] / (out["seconds"] * out["threads"])
-                             for out in runs_out)
-    per_cpu = statistics.median(out["iterations"] / out["cpu_seconds"] for out in runs_out)
-    return rate, busy, per_cpu
+    outs: dict[int, list] = {n: [] for n in threads}
+    for run in range(runs):
+        for n in threads:
+            outs[n].append(core.ai.suggest(state, seat, time_ms=time_ms, seed=run,
+                                           threads=n, algorithm=algorithm))
+    return [(statistics.median(o["simulations_per_second"] for o in outs[n]),
+             statistics.median(o["cpu_seconds"] / (o["seconds"] * o["threads"])
+                               for o in outs[n]),
+             statistics.median(o["iterations"] / o["cpu_seconds"] for o in outs[n]))
+            for n in threads]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,8 +159,8 @@ def main(argv: list[str] | None = None) -> int:
               f" ({os.cpu_count()} CPUs)", flush=True)
         for label, selection in (("play-phase decision (round 2)", False),
                                  ("selection decision (round 1)", True)):
-            one, busy1, cpu1 = speed(args.speed_ms, args.speed_runs, 1, selection=selection)
-            two, busy2, cpu2 = speed(args.speed_ms, args.speed_runs, 2, selection=selection)
+            (one, busy1, cpu1), (two, busy2, cpu2) = speed(
+                args.speed_ms, args.speed_runs, (1, 2), selection=selection)
             print(f"ISMCTS speed, 2 players, {label}, median of {args.speed_runs} searches"
                   f" of {args.speed_ms:g} ms:\n"
                   f"  1 thread : {one:>9,.0f} simulations/s wall clock"
@@ -165,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"  2 threads: {two:>9,.0f} simulations/s wall clock ({two / one:.2f}x)"
                   f" ({cpu2:,.0f} per CPU-second per thread, on a CPU {busy2:.0%} of the"
                   f" time)", flush=True)
-        one, busy1, cpu1 = speed(args.speed_ms, args.speed_runs, 1, algorithm="flat")
+        (one, busy1, cpu1), = speed(args.speed_ms, args.speed_runs, (1,), algorithm="flat")
         print(f"flat Monte Carlo speed, play-phase decision: {one:,.0f} simulations/s on"
               f" 1 thread ({cpu1:,.0f} per CPU-second, on a CPU {busy1:.0%} of the time)",
               flush=True)
