@@ -25,11 +25,11 @@ EXTENSIONS = [
               extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"])
     for name in ("cupcrab", "cvp", "ai_cupcrab")
 ]
-# The search runs one tree per thread with OpenMP (root parallelism).
+# The search runs one tree per POSIX thread (root parallelism).
 EXTENSIONS.append(Extension("core.ismcts", ["core/ismcts.pyx"],
                             extra_compile_args=(["-O0", "-g"] if DEBUG else ["-O3"])
-                            + ["-fopenmp"],
-                            extra_link_args=["-fopenmp"]))
+                            + ["-pthread"],
+                            extra_link_args=["-pthread"]))
 
 setup(ext_modules=cythonize(EXTENSIONS, compiler_directives=DIRECTIVES,
                             annotate=os.environ.get("CORE_ANNOTATE") == "1"))

@@ -4,7 +4,7 @@ The search is written once against `GameVTable` (core/ismcts.pxd): a game hands 
 flat C state as bytes, the seat that searches (the observer), a PyCapsule with its
 vtable, and the observer's extra knowledge.  Everything below `search` runs in C with
 the GIL released; with threads > 1 each thread grows its own tree with its own PRNG
-(root parallelism, OpenMP) and the root statistics are summed.
+(root parallelism, POSIX threads) and the root statistics are summed.
 
 ISMCTS-SO (Cowling, Powley and Whitehouse 2012): every iteration samples a
 determinization of the root for the observer, descends the single tree choosing among
@@ -25,9 +25,15 @@ from libc.string cimport memcpy
 from libc.math cimport log, sqrt
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from cython.parallel cimport prange
 
 from core.rng cimport Rng, rng_next, rng_seed, rng_below
+
+
+cdef extern from "<pthread.h>" nogil:
+    ctypedef unsigned long pthread_t
+    int pthread_create(pthread_t* thread, const void* attr,
+                       void* (*start)(void*) noexcept nogil, void* arg)
+    int pthread_join(pthread_t thread, void** retval)
 
 VTABLE_CAPSULE = "core.ismcts.GameVTable"
 ALGORITHMS = ("ismcts", "flat")
@@ -115,6 +121,8 @@ cdef inline int _next_decision(Worker* w) noexcept nogil:
         if actor < 0 or not vt.hidden(w.work, actor, w.observer):
             return actor
         n = vt.legal_actions(w.work, actor, w.legal)
+        if n == 0:                      # a game that breaks its vtable's promise
+            return -1
         vt.apply_action(w.work, actor, w.legal[rng_below(&w.rng, n)])
 
 
@@ -237,6 +245,36 @@ cdef void _run(Worker* shared) noexcept nogil:
     shared[0] = local
 
 
+cdef void* _thread_main(void* worker) noexcept nogil:
+    _run(<Worker*>worker)
+    return NULL
+
+
+cdef void _run_all(Worker* workers, int threads) noexcept nogil:
+    """Runs worker 0 on this thread and each other one on a thread of its own.
+
+    Plain POSIX threads, created and joined per search: nothing survives the search, so
+    a process may fork between searches (a thread pool such as OpenMP's may not).
+    """
+    cdef pthread_t* ids = <pthread_t*>malloc(threads * sizeof(pthread_t))
+    cdef char* started = <char*>calloc(threads, 1)
+    cdef int t
+    if ids == NULL or started == NULL:
+        for t in range(threads):
+            _run(&workers[t])
+    else:
+        for t in range(1, threads):
+            started[t] = pthread_create(&ids[t], NULL, _thread_main, &workers[t]) == 0
+        _run(&workers[0])
+        for t in range(1, threads):
+            if started[t]:
+                pthread_join(ids[t], NULL)
+            else:                       # no thread to be had: run it here
+                _run(&workers[t])
+    free(ids)
+    free(started)
+
+
 cdef void _run_local(Worker* w) noexcept nogil:
     while True:
         if w.budget and w.done >= w.budget:
@@ -302,7 +340,7 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
     cdef Worker* w
     cdef Rng master
     cdef int t, alg, a, child
-    cdef long per_thread, total = 0, nodes = 0
+    cdef long total = 0, nodes = 0
     cdef double started, elapsed, cpu = 0
     cdef bytes info_bytes = b"" if info is None else bytes(info)
     if algorithm not in ALGORITHMS:
@@ -323,7 +361,6 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
         raise MemoryError()
     rng_seed(&master, seed)
     try:
-        per_thread = (iterations + threads - 1) // threads
         for t in range(threads):
             w = &workers[t]
             w.vt = vt
@@ -332,8 +369,7 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
             w.observer = observer
             w.algorithm = alg
             w.c = exploration
-            w.budget = min(per_thread, iterations - total) if iterations else 0
-            total += w.budget
+            w.budget = iterations // threads + (t < iterations % threads) if iterations else 0
             rng_seed(&w.rng, rng_next(&master))
             w.max_nodes = NODE_BUDGET // threads
             if _alloc(w, vt, min(w.budget + 2, w.max_nodes) if iterations and alg == ALG_ISMCTS
@@ -344,11 +380,7 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
             if time_ms > 0:
                 for t in range(threads):
                     workers[t].deadline = started + time_ms / 1000.0
-            if threads == 1:
-                _run(&workers[0])
-            else:
-                for t in prange(threads, num_threads=threads, schedule="static", chunksize=1):
-                    _run(&workers[t])
+            _run_all(workers, threads)
             elapsed = _now() - started
         visits = [0] * vt.n_actions
         rewards = [0.0] * vt.n_actions

@@ -143,3 +143,25 @@ def test_a_game_without_an_ai_says_so():
     assert not core.ai.supports("crabe-vs-poulpe") and core.ai.supports(GAME)
     with pytest.raises(NotImplementedError, match="no AI for 'crabe-vs-poulpe' yet"):
         core.ai.suggest(state, state.to_move[0], iterations=10)
+
+
+@pytest.mark.parametrize("iterations, threads", [(5, 4), (3, 8), (7, 2)])
+def test_iterations_are_shared_out_whatever_the_number_of_threads(iterations, threads):
+    out = core.ai.suggest(core.new_game(GAME, 2, seed=1), 0, iterations=iterations,
+                          threads=threads, seed=1)
+    assert out["iterations"] == iterations and out["threads"] == min(iterations, threads)
+    assert sum(row["visits"] for row in out["stats"]) == iterations
+
+
+def test_a_process_forked_after_a_threaded_search_can_search_with_threads():
+    import multiprocessing
+    state = core.new_game(GAME, 2, seed=1)
+    core.ai.suggest(state, 0, iterations=500, threads=2)
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        result = pool.apply_async(_threaded_search, (state.to_bytes(),))
+        assert result.get(timeout=30) in [m["type"] for m in state.legal_moves(0)]
+
+
+def _threaded_search(blob):
+    state = core.from_bytes(blob)
+    return core.ai.suggest(state, 0, iterations=500, threads=2)["move"]["type"]
