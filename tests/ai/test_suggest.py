@@ -138,7 +138,9 @@ def test_a_seat_that_may_not_act_is_refused():
         core.ai.suggest(state, 0, iterations=10)
 
 
-def test_a_game_without_an_ai_says_so():
+def test_a_game_without_an_ai_says_so(monkeypatch):
+    # Whether or not Crabe vs Poulpe has its adapter yet, a game without one is refused.
+    monkeypatch.delitem(core.ai.ADAPTERS, "crabe-vs-poulpe", raising=False)
     state = core.new_game("crabe-vs-poulpe", 2, seed=1)
     assert not core.ai.supports("crabe-vs-poulpe") and core.ai.supports(GAME)
     with pytest.raises(NotImplementedError, match="no AI for 'crabe-vs-poulpe' yet"):
