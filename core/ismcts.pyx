@@ -166,6 +166,8 @@ cdef void _iterate_ismcts(Worker* w) noexcept nogil:
         if actor < 0:
             break
         n = vt.legal_actions(w.work, actor, w.legal)
+        if n == 0:                      # a game that breaks its vtable's promise
+            break
         nodes = w.nodes
         child = nodes[node].first_child
         while child >= 0:
