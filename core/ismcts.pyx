@@ -226,6 +226,8 @@ cdef void _iterate_flat(Worker* w) noexcept nogil:
     if actor < 0:
         return
     n = vt.legal_actions(w.work, actor, w.legal)
+    if n == 0:
+        return
     pick = w.legal[0]
     for i in range(1, n):
         action = w.legal[i]
