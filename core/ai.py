@@ -22,8 +22,8 @@ from typing import Any
 
 from core import ismcts
 
-# Game name -> the module adapting it to the search (Crabe vs Poulpe: not yet).
-ADAPTERS: dict[str, str] = {"cup-the-crab": "core.ai_cupcrab"}
+# Game name -> the module adapting it to the search.
+ADAPTERS: dict[str, str] = {"cup-the-crab": "core.ai_cupcrab", "crabe-vs-poulpe": "core.ai_cvp"}
 ALGORITHMS = ismcts.ALGORITHMS
 DEFAULT_ALGORITHM = "ismcts"
 DEFAULT_EXPLORATION = 0.7

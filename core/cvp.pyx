@@ -1133,6 +1133,13 @@ cdef class CrabeVsPoulpeState:
                 f" to move {list(self.to_move)}>")
 
 
+cdef CvpState* cvp_state_of(object state) except NULL:
+    """The C state inside a CrabeVsPoulpeState (for the AI adapter, core/ai_cvp.pyx)."""
+    if not isinstance(state, CrabeVsPoulpeState):
+        raise TypeError(f"expected a {NAME} state, got {type(state).__name__}")
+    return &(<CrabeVsPoulpeState>state).s
+
+
 # ---------------------------------------------------------------------------
 # Constructors (core.new_game, core.from_bytes and core.from_snapshot call these)
 
