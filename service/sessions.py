@@ -160,11 +160,13 @@ class Sessions:
         """Applies one move for the token's seat; that seat's new view, and the game's meta."""
         if token is None:
             raise Unauthorized("moves need the seat's token: Authorization: Bearer <token>")
-        fingerprint = hashlib.sha256(msgspec.json.encode(
-            {"move": request.move, "expected_version": request.expected_version},
-            order="sorted")).hexdigest()
         # Keys are scoped by token, i.e. by seat, and known before the game is loaded.
-        replay_key = None if idempotency_key is None else f"{_hash(token)}:{idempotency_key}"
+        replay_key = fingerprint = None
+        if idempotency_key is not None:
+            replay_key = f"{_hash(token)}:{idempotency_key}"
+            fingerprint = hashlib.sha256(msgspec.json.encode(
+                {"move": request.move, "expected_version": request.expected_version},
+                order="sorted")).hexdigest()
         for _ in range(MAX_COMMIT_ATTEMPTS):
             session, replayed = await self._load_for_move(game_id, replay_key)
             seat = self.seat_of(session, token)
@@ -204,7 +206,7 @@ class Sessions:
         return self._session(game_id, record), replayed
 
     @staticmethod
-    def _replayed(raw: bytes, fingerprint: str) -> dict[str, Any]:
+    def _replayed(raw: bytes, fingerprint: str | None) -> dict[str, Any]:
         """The stored response of an earlier request with this idempotency key."""
         stored = msgspec.json.decode(raw)
         if stored["fingerprint"] != fingerprint:

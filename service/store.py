@@ -113,8 +113,12 @@ local version = redis.call('HGET', KEYS[1], 'version')
 if not version or tonumber(version) ~= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'version', tonumber(version) + 1, 'blob', ARGV[2])
 redis.call('RPUSH', KEYS[2], ARGV[3])
-if ARGV[5] ~= '' then redis.call('HSET', KEYS[3], ARGV[5], ARGV[6]) end
-for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+if ARGV[5] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[5], ARGV[6])
+  redis.call('EXPIRE', KEYS[3], ARGV[4])
+end
 return 1
 """
 
