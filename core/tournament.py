@@ -5,7 +5,10 @@ Prints, for Cup the Crab:
     2 and 4 players, the AI's seat rotating game by game;
   * ISMCTS against flat Monte Carlo with the same number of playouts a decision;
   * simulations per second of one ISMCTS search of a 2-player decision on 1 and 2
-    threads (median of several runs).
+    threads (median of several runs);
+and for Crabe vs Poulpe, ISMCTS against a uniformly random player (2 players, the deck
+mode alternating symmetrical / asymmetrical every two games, the AI reading the history
+as its seat saw it).
 Win rates count a shared victory as a fraction (1/winners) and come with a 95% Wilson
 interval.  Every game and search is seeded, so a run repeats exactly (the speed figures
 depend on the machine).
@@ -78,16 +81,46 @@ def _build(spec: tuple) -> Agent:
     return search_agent(*spec)
 
 
+CVP = "crabe-vs-poulpe"
+CVP_MODES = ("symmetrical", "asymmetrical")
+
+
+def _cvp_match_game(args: tuple) -> float:
+    """One Crabe vs Poulpe game, the deck mode alternating with the seed; the searching
+    seat reads the history as it saw it (hands shown to it included, see docs/ai.md)."""
+    _, _, hero_spec, other_spec, seed = args
+    hero_seat = seed % 2
+    state = core.new_game(CVP, 2, seed=seed, options={"mode": CVP_MODES[seed // 2 % 2]})
+    log: list[tuple[int, dict, Any]] = []
+    decision = 0
+    while not state.is_over:
+        seat = state.to_move[0]
+        spec = hero_spec if seat == hero_seat else other_spec
+        decision += 1
+        if spec[0] == "random":
+            action = random_agent(state, seat, seed * 1000 + decision)
+        else:
+            history = [{"seat": a, "move": state.visible_move(a, m, seat),
+                        **({"revealed": r} if a == seat and r is not None else {})}
+                       for a, m, r in log]
+            action = core.ai.suggest(state, seat, iterations=spec[1], algorithm=spec[0],
+                                     exploration=spec[2], seed=seed * 1000 + decision,
+                                     history=history)["action"]
+        log.append((seat, state.move_of(action), state.view(seat)["revealed"]))
+        state.apply_action(seat, action)
+    return 1.0 if state.result()["winner"] == hero_seat else 0.0
+
+
 def match(title: str, players: int, hero: tuple, other: tuple, games: int, seed: int,
-          jobs: int) -> dict[str, Any]:
+          jobs: int, worker: Callable[[tuple], float] = _match_game) -> dict[str, Any]:
     """hero in one seat (rotating with the game index) against `other` in every other."""
     started = time.perf_counter()
     work = [(players, 0, hero, other, seed + g) for g in range(games)]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            shares = list(pool.map(_match_game, work, chunksize=1))
+            shares = list(pool.map(worker, work, chunksize=1))
     else:
-        shares = [_match_game(w) for w in work]
+        shares = [worker(w) for w in work]
     wins = sum(shares)
     low, high = wilson(wins, games)
     row = {"match": title, "players": players, "games": games, "win_rate": wins / games,
@@ -140,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=500, help="games vs random, 2 players")
     parser.add_argument("--games-4p", type=int, default=500, help="games vs random, 4 players")
     parser.add_argument("--games-flat", type=int, default=500, help="ISMCTS vs flat games")
+    parser.add_argument("--games-cvp", type=int, default=200,
+                        help="Crabe vs Poulpe games vs random (both deck modes)")
     parser.add_argument("--iterations", type=int, default=1000, help="playouts a decision")
     parser.add_argument("--exploration", type=float, default=core.ai.DEFAULT_EXPLORATION)
     parser.add_argument("--speed-ms", type=float, default=1000, help="time of one search")
@@ -148,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1,
                         help="processes for the matches (the speed runs are always alone)")
     parser.add_argument("--skip", nargs="*", default=[],
-                        choices=["random2", "random4", "flat", "speed"])
+                        choices=["random2", "random4", "flat", "speed", "cvp"])
     args = parser.parse_args(argv)
     n, c = args.iterations, args.exploration
     ismcts, flat = ("ismcts", n, c), ("flat", n, c)
@@ -181,6 +216,9 @@ def main(argv: list[str] | None = None) -> int:
     if "flat" not in args.skip:
         match(f"ISMCTS({n}) vs flat MC({n})", 2, ismcts, flat, args.games_flat, args.seed,
               args.jobs)
+    if "cvp" not in args.skip:
+        match(f"ISMCTS({n}) vs random, Crabe vs Poulpe", 2, ismcts, ("random",),
+              args.games_cvp, args.seed, args.jobs, worker=_cvp_match_game)
     return 0
 
 
