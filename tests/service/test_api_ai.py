@@ -8,7 +8,6 @@ import httpx
 import pytest
 
 import core
-import core.ai
 from tests.service.play import auth, create, tokens_of
 
 AI_GAME = "cup-the-crab"
@@ -53,15 +52,18 @@ def test_suggestions_need_a_seat_that_has_something_to_decide(client):
     assert response.status_code == 409 and response.json()["type"] == "/problems/not-your-turn"
 
 
-@pytest.mark.parametrize("game", [g for g in core.GAMES if not core.ai.supports(g)])
-def test_games_without_an_ai_yet_refuse_suggestions_and_ai_seats_clearly(client, game):
-    created = create(client, game, 2)
-    response = client.post(f"/v1/games/{created['id']}/suggest", json={"iterations": 10},
-                           headers=auth(created["seats"][0]["token"]))
-    assert response.status_code == 422 and "no AI plays" in response.json()["detail"]
-    response = client.post("/v1/games", json={"game": game, "players": 2, "seats": [
-        {"type": "human"}, {"type": "ai", "iterations": 10}]})
-    assert response.status_code == 422 and "no AI plays" in response.json()["detail"]
+@pytest.mark.parametrize("game", core.GAMES)
+def test_every_game_gets_suggestions_and_ai_seats(client, game):
+    created = create(client, game, 2, seed=5)
+    path, tokens = f"/v1/games/{created['id']}", tokens_of(created)
+    seat = client.get(path).json()["to_move"][0]
+    legal = client.get(path, headers=auth(tokens[seat])).json()["legal_moves"]
+    found = client.post(f"{path}/suggest", json={"iterations": 200}, headers=auth(tokens[seat]))
+    assert found.status_code == 200 and found.json()["move"] in legal
+    against = create(client, game, 2, seats=[{"type": "human"}, {"type": "ai", "iterations": 50}])
+    view = client.get(f"/v1/games/{against['id']}",
+                      headers=auth(against["seats"][0]["token"])).json()
+    assert view["to_move"] == [0] and view["legal_moves"]
 
 
 def test_the_search_runs_off_the_event_loop(api, client):
