@@ -843,6 +843,11 @@ cdef class CupCrabState:
         """The id of a well-formed move (legal or not); IllegalMove if malformed."""
         return action_of_move(move, self.s.max_stacks)
 
+    def observed_by(self, seat: int):
+        """What seat is shown now that no later view keeps: nothing in Cup the Crab (C8)."""
+        self._seat(seat, ValueError)
+        return None
+
     def visible_move(self, actor: int, move: dict, viewer) -> dict:
         """A logged move of actor as viewer (None: a spectator) may see it now (C8).
 

@@ -967,6 +967,15 @@ cdef class CrabeVsPoulpeState:
         """The id of a well-formed move (legal or not); IllegalMove if malformed."""
         return action_of_move(move)
 
+    def observed_by(self, seat: int):
+        """What seat is shown now that no later view keeps: the opponent's hand while seat
+        chooses a Pincer or Mimic (P8), as {"revealed": [...]}; None otherwise."""
+        cdef int who = self._seat(seat, ValueError)
+        if (who != self.s.to_move or self.s.phase == PH_OVER
+                or (self.s.phase != PH_PINCER and self.s.phase != PH_MIMIC)):
+            return None
+        return {"revealed": _card_list(self.s.hand[who ^ 1])}
+
     def visible_move(self, actor: int, move: dict, viewer) -> dict:
         """A logged move of actor as viewer (None: a spectator) may see it (ruling P8).
 

@@ -23,6 +23,9 @@ class GameState(Protocol):
         """The action id of move, or core.IllegalMove saying why it is refused."""
     def can_apply(self, seat: int, move: Move) -> bool: ...
     def apply(self, seat: int, move: Move) -> None: ...
+    def observed_by(self, seat: int) -> dict[str, Any] | None:
+        """What seat is shown now that no later view keeps (e.g. a revealed hand), to log
+        with its next move so that it (and its AI) can read it back; None if nothing."""
     def visible_move(self, actor: int, move: Move, viewer: int | None) -> Move:
         """A logged move of actor as viewer (None: a spectator) may see it in this state."""
     def view(self, seat: int | None = None) -> dict[str, Any]:

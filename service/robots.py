@@ -88,8 +88,9 @@ class Robots:
                 return
             seat = robots[0]
             choice = await self.suggest(session, seat, session.meta.ai[seat])
+            observed = session.state.observed_by(seat)
             session.state.apply(seat, choice["move"])
-            await self.sessions.commit(session, seat, choice["move"])  # lost a race: reload
+            await self.sessions.commit(session, seat, choice["move"], observed)  # lost: reload
 
     def play_in_background(self, game_id: str) -> None:
         """Plays an all-AI game to its end without holding a request open."""

@@ -146,12 +146,20 @@ class Sessions:
         """The move log as seat (None: a spectator) may see it now."""
         entries = [msgspec.json.decode(raw) for raw in await self.store.history(session.game_id)]
         state = session.state
-        return {
-            "id": session.game_id, "version": session.record.version,
-            "entries": [{"version": e["version"], "seat": e["seat"],
-                         "move": state.visible_move(e["seat"], e["move"], seat)}
-                        for e in entries],
-        }
+        return {"id": session.game_id, "version": session.record.version,
+                "entries": [self._visible_entry(state, entry, seat) for entry in entries]}
+
+    @staticmethod
+    def _visible_entry(state: core.GameState, entry: dict[str, Any],
+                       viewer: int | None) -> dict[str, Any]:
+        """A log entry as viewer may see it; what the mover was shown (a revealed hand)
+        stays the mover's until the game is over."""
+        actor = entry["seat"]
+        visible = {"version": entry["version"], "seat": actor,
+                   "move": state.visible_move(actor, entry["move"], viewer)}
+        if entry.get("observed") and (viewer == actor or state.is_over):
+            visible.update(entry["observed"])
+        return visible
 
     # -- moves ------------------------------------------------------------------
 
@@ -175,6 +183,7 @@ class Sessions:
             current = session.record.version
             if request.expected_version is not None and request.expected_version != current:
                 raise VersionConflict(request.expected_version, current)
+            observed = session.state.observed_by(seat)
             try:
                 session.state.apply(seat, request.move)
             except core.IllegalMove as error:
@@ -182,19 +191,26 @@ class Sessions:
             response = self.view(session, seat, current + 1)
             record = None if replay_key is None else (replay_key, msgspec.json.encode(
                 {"fingerprint": fingerprint, "response": response}))
-            if await self.commit(session, seat, request.move, record):
+            if await self.commit(session, seat, request.move, observed, record):
                 return response, session.meta
             if request.expected_version is not None and replay_key is None:
                 raise VersionConflict(request.expected_version, current + 1)
         raise VersionConflict(current, current + 1)
 
     async def commit(self, session: Session, seat: int, move: dict[str, Any],
+                     observed: dict[str, Any] | None = None,
                      replay: tuple[str, bytes] | None = None) -> bool:
-        """Stores session's state (a move of seat already applied) if nobody moved first."""
+        """Stores session's state (a move of seat already applied) if nobody moved first.
+
+        observed: what the seat was shown before the move (state.observed_by), logged so
+        that the history can give it back to that seat, and to its AI, later.
+        """
         current = session.record.version
+        entry = {"version": current + 1, "seat": seat, "move": move}
+        if observed is not None:
+            entry["observed"] = observed
         return await self.store.commit(session.game_id, current, Commit(
-            blob=session.state.to_bytes(),
-            entry=msgspec.json.encode({"version": current + 1, "seat": seat, "move": move}),
+            blob=session.state.to_bytes(), entry=msgspec.json.encode(entry),
             idempotency_key=None if replay is None else replay[0],
             response=b"" if replay is None else replay[1]))
 

@@ -117,3 +117,29 @@ def test_an_all_ai_game_plays_to_the_end_in_the_background(client):
 def test_bad_seat_lists_are_refused(client, seats, detail):
     response = client.post("/v1/games", json={"game": AI_GAME, "players": 2, "seats": seats})
     assert response.status_code == 422 and detail in response.json()["detail"]
+
+
+def test_a_revealed_hand_is_logged_for_the_seat_that_saw_it_and_its_ai(client):
+    """Crabe vs Poulpe: a Pincer or Mimic shows the chooser the opponent's hand, once; the
+    history gives it back to that seat only (its AI reads it there), to all once over."""
+    for seed in range(40):
+        game = create(client, "crabe-vs-poulpe", 2, seed=seed, options={"mode": "asymmetrical"})
+        path, tokens, rng = f"/v1/games/{game['id']}", tokens_of(game), random.Random(seed)
+        while True:
+            spectator = client.get(path).json()
+            if spectator["status"] == "over":
+                break
+            seat = spectator["to_move"][0]
+            view = client.get(path, headers=auth(tokens[seat])).json()
+            shown = view["view"]["revealed"]
+            client.post(f"{path}/moves", json={"move": rng.choice(view["legal_moves"])},
+                        headers=auth(tokens[seat]))
+            if shown is not None:
+                own = client.get(f"{path}/history", headers=auth(tokens[seat])).json()
+                other = client.get(f"{path}/history", headers=auth(tokens[1 - seat])).json()
+                public = client.get(f"{path}/history").json()
+                assert own["entries"][-1]["revealed"] == shown
+                assert "revealed" not in other["entries"][-1]
+                assert "revealed" not in public["entries"][-1]
+                return
+    pytest.fail("no Pincer or Mimic was played in 40 seeded games")
