@@ -64,6 +64,14 @@ class Robots:
 
     # -- thinking -------------------------------------------------------------------
 
+    def capped(self, budget: Budget) -> Budget:
+        """An AI seat's budget within today's limits (they may have shrunk since creation)."""
+        limits = self.settings
+        return Budget(None if budget.iterations is None else
+                      min(budget.iterations, limits.ai_max_iterations),
+                      None if budget.time_ms is None else
+                      min(budget.time_ms, limits.ai_max_time_ms))
+
     async def suggest(self, session: Session, seat: int, budget: Budget) -> dict[str, Any]:
         if not core.ai.supports(session.meta.game):
             raise InvalidGame(f"no AI plays {session.meta.game!r} yet")
@@ -87,7 +95,7 @@ class Robots:
             if not robots:
                 return
             seat = robots[0]
-            choice = await self.suggest(session, seat, session.meta.ai[seat])
+            choice = await self.suggest(session, seat, self.capped(session.meta.ai[seat]))
             observed = session.state.observed_by(seat)
             session.state.apply(seat, choice["move"])
             await self.sessions.commit(session, seat, choice["move"], observed)  # lost: reload

@@ -39,3 +39,15 @@ def test_asking_for_several_workers_without_redis_is_a_clear_startup_error():
                           env=env, capture_output=True, text=True, timeout=30)
     assert done.returncode != 0
     assert "2 workers need REDIS_URL" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_ai_seats_created_under_higher_limits_think_within_todays():
+    from service.robots import Robots
+    from service.schemas import Budget
+    from service.sessions import Sessions
+    from service.store import MemoryStore
+    robots = Robots(Sessions(MemoryStore(60)), Settings(ai_max_iterations=100,
+                                                        ai_max_time_ms=50))
+    assert robots.capped(Budget(iterations=5000)) == Budget(iterations=100)
+    assert robots.capped(Budget(time_ms=2000)) == Budget(time_ms=50)
+    assert robots.capped(Budget(iterations=10)) == Budget(iterations=10)
