@@ -8,6 +8,20 @@ if token then
   wrk.headers["Authorization"] = "Bearer " .. token
 end
 
+-- Each pause is drawn uniformly around DELAY_MS so the connections do not fire in step
+-- (in-step bursts of every connection at once would measure queueing, not the endpoint).
+local pause = tonumber(os.getenv("DELAY_MS") or "0")
+local thread_count = 0
+
+function setup(thread)
+  thread:set("id", thread_count)
+  thread_count = thread_count + 1
+end
+
+function init(args)
+  math.randomseed(1000 + id)
+end
+
 function delay()
-  return tonumber(os.getenv("DELAY_MS") or "0")
+  return pause * (0.5 + math.random())
 end

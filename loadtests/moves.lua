@@ -9,6 +9,7 @@ function setup(thread)
 end
 
 function init(args)
+  math.randomseed(1000 + id)
   local n, index = tonumber(os.getenv("THREADS") or "1"), 0
   moves, next_move = {}, 1
   for line in io.lines(os.getenv("MOVES")) do
@@ -30,6 +31,10 @@ function request()
   return r
 end
 
+-- Each pause is drawn uniformly around DELAY_MS so the connections do not fire in step
+-- (in-step bursts of every connection at once would measure queueing, not the endpoint).
+local pause = tonumber(os.getenv("DELAY_MS") or "0")
+
 function delay()
-  return tonumber(os.getenv("DELAY_MS") or "0")
+  return pause * (0.5 + math.random())
 end
