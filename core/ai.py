@@ -44,6 +44,15 @@ def _adapter(game: str) -> Any:
     return importlib.import_module(name)
 
 
+def determinize(state: Any, seat: int, *, seed: int = 0,
+                history: list[dict[str, Any]] | None = None) -> Any:
+    """A complete state consistent with everything `seat` has observed: its view and, with
+    `history` (the move log as that seat saw it, as for suggest), what the log taught it;
+    every card it cannot place is dealt uniformly among the places it could be.  The same
+    for every game; NotImplementedError for a game without an AI."""
+    return _adapter(getattr(state, "game", None)).determinize_for(state, seat, history, seed)
+
+
 def _int_in(name: str, value: object) -> int:
     low, high = LIMITS[name]
     if type(value) is not int or not low <= value <= high:

@@ -207,3 +207,9 @@ def hand_allow_from_history(state, history) -> list:
     if plays % (3 * players) == 0:
         allow = [ALL_KINDS] * players
     return allow
+
+
+def determinize_for(state, int seat, history=None, seed=0):
+    """core.ai.determinize for Cup the Crab: seat's view plus what its history proved."""
+    allow = None if history is None else hand_allow_from_history(state, history)
+    return state.determinize(seat, seed, allow)

@@ -476,3 +476,8 @@ def info(state, int seat, history=None):
     if history is None:
         return None
     return pack(knowledge(state, seat, history))
+
+
+def determinize_for(state, int seat, history=None, seed=0):
+    """core.ai.determinize for Crabe vs Poulpe: seat's view plus what its history taught."""
+    return determinize(state, seat, info(state, seat, history), seed)
