@@ -34,7 +34,7 @@ class Robots:
     def __init__(self, sessions: Sessions, settings: Settings) -> None:
         self.sessions = sessions
         self.settings = settings
-        self._background: set[asyncio.Task] = set()
+        self._background: dict[str, asyncio.Task] = {}  # game id -> its AI turns
 
     # -- budgets ------------------------------------------------------------------
 
@@ -101,10 +101,19 @@ class Robots:
             await self.sessions.commit(session, seat, choice["move"], observed)  # lost: reload
 
     def play_in_background(self, game_id: str) -> None:
-        """Plays an all-AI game to its end without holding a request open."""
+        """Plays AI turns without holding a request open (at most one task a game here)."""
+        if game_id in self._background:
+            return
         task = asyncio.get_running_loop().create_task(self._play_quietly(game_id))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        self._background[game_id] = task
+        task.add_done_callback(lambda _: self._background.pop(game_id, None))
+
+    def resume_if_stalled(self, session: Session) -> None:
+        """Restarts the AI's turns of a game left with an AI seat to move (its worker died
+        between a move and the AI's answer): any request that reads the game revives it."""
+        meta = session.meta
+        if meta.ai is not None and any(meta.is_ai(seat) for seat in session.state.to_move):
+            self.play_in_background(session.game_id)
 
     async def _play_quietly(self, game_id: str) -> None:
         try:
@@ -113,5 +122,5 @@ class Robots:
             log.exception("AI game %s stopped", game_id)
 
     async def close(self) -> None:
-        for task in list(self._background):
+        for task in list(self._background.values()):
             task.cancel()

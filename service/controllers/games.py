@@ -53,8 +53,10 @@ class GamesController(Controller):
                           for seat, token in enumerate(tokens)]}
 
     @get("/{game_id:str}", summary="The game as the caller's seat (or a spectator) sees it")
-    async def read(self, game_id: str, request: Request, sessions: Sessions) -> dict[str, Any]:
+    async def read(self, game_id: str, request: Request, sessions: Sessions,
+                   robots: Robots) -> dict[str, Any]:
         session = await load(sessions, game_id)
+        robots.resume_if_stalled(session)
         return sessions.view(session, sessions.seat_of(session, bearer_token(request)))
 
     @get("/{game_id:str}/legal-moves", summary="The caller's legal moves, as POST .../moves takes them")

@@ -143,3 +143,23 @@ def test_a_revealed_hand_is_logged_for_the_seat_that_saw_it_and_its_ai(client):
                 assert "revealed" not in public["entries"][-1]
                 return
     pytest.fail("no Pincer or Mimic was played in 40 seeded games")
+
+
+def test_an_ai_game_whose_worker_died_resumes_when_it_is_read_again():
+    from tests.service.servers import SHARED_REDIS, server
+    seats = [{"type": "ai", "iterations": 20_000}] * 2
+    with server({"REDIS_URL": SHARED_REDIS}) as first, httpx.Client(base_url=first.url) as http:
+        game = create(http, AI_GAME, 2, seats=seats)
+        time.sleep(0.3)
+        first.process.kill()  # the worker dies with the game half played
+        first.process.wait()
+    with server({"REDIS_URL": SHARED_REDIS}) as second, \
+            httpx.Client(base_url=second.url, timeout=30) as http:
+        path = f"/v1/games/{game['id']}"
+        stalled = http.get(path).json()
+        assert stalled["status"] == "active"
+        deadline = time.monotonic() + 120
+        while http.get(path).json()["status"] != "over":
+            assert time.monotonic() < deadline, "the game did not resume"
+            time.sleep(0.3)
+        assert http.get(path).json()["version"] > stalled["version"]
