@@ -23,7 +23,7 @@ DIRECTIVES = {
 EXTENSIONS = [
     Extension(f"core.{name}", [f"core/{name}.pyx"],
               extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"])
-    for name in ("cupcrab", "cvp", "ai_cupcrab", "ai_cvp")
+    for name in ("_base", "cupcrab", "cvp", "ai_cupcrab", "ai_cvp")
 ]
 # The search runs one tree per POSIX thread (root parallelism).
 EXTENSIONS.append(Extension("core.ismcts", ["core/ismcts.pyx"],

@@ -11,6 +11,7 @@ from libc.string cimport memcpy, memset
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 
+from core._base cimport GameStateBase
 from core.rng cimport Rng, rng_seed, rng_next, rng_below
 
 
@@ -787,7 +788,7 @@ cdef uint64_t _fresh_seed(seed) except? 0:
 # ---------------------------------------------------------------------------
 # The Python face: the interface every game of core shares (core/interface.py)
 
-cdef class CupCrabState:
+cdef class CupCrabState(GameStateBase):
     """A Cup the Crab game in progress. Create with core.new_game("cup-the-crab", n)."""
 
     cdef CCState s
@@ -867,13 +868,6 @@ cdef class CupCrabState:
         if not cc_is_legal(&self.s, who, action):
             raise IllegalMove(_why_illegal(&self.s, who, action))
         return action
-
-    def can_apply(self, seat, move) -> bool:
-        try:
-            self.verify_move(seat, move)
-        except IllegalMove:
-            return False
-        return True
 
     def apply(self, seat, move) -> None:
         """Applies move for seat; IllegalMove (state untouched) if it is not legal now."""
@@ -1014,18 +1008,9 @@ cdef class CupCrabState:
         copy.s = self.s
         return copy
 
-    def __copy__(self):
-        return self.clone()
-
-    def __deepcopy__(self, memo):
-        return self.clone()
-
     def to_bytes(self) -> bytes:
         """The compact, versioned, checksummed form for storage (core.from_bytes reads it)."""
         return _codec.frame(NAME, _payload(&self.s))
-
-    def __reduce__(self):
-        return (from_payload, (_payload(&self.s),))
 
     def __repr__(self) -> str:
         return (f"<CupCrabState {self.s.players} players, round {self.s.round + 1},"

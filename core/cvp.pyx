@@ -17,6 +17,7 @@ from libc.string cimport memcpy, memset, memmove
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 
+from core._base cimport GameStateBase
 from core.rng cimport Rng, rng_seed, rng_next, rng_below
 
 
@@ -911,7 +912,7 @@ cdef void _fill_from_payload(CvpState* s, bytes data) except *:
 # ---------------------------------------------------------------------------
 # The Python face: the interface every game of core shares (core/interface.py)
 
-cdef class CrabeVsPoulpeState:
+cdef class CrabeVsPoulpeState(GameStateBase):
     """A Crabe vs Poulpe game in progress. Create with core.new_game("crabe-vs-poulpe", 2)."""
 
     cdef CvpState s
@@ -999,13 +1000,6 @@ cdef class CrabeVsPoulpeState:
         if not cvp_is_legal(&self.s, who, action):
             raise IllegalMove(_why_illegal(&self.s, who, action))
         return action
-
-    def can_apply(self, seat, move) -> bool:
-        try:
-            self.verify_move(seat, move)
-        except IllegalMove:
-            return False
-        return True
 
     def apply(self, seat, move) -> None:
         """Applies move for seat; IllegalMove (state untouched) if it is not legal now."""
@@ -1124,18 +1118,9 @@ cdef class CrabeVsPoulpeState:
         copy.s = self.s
         return copy
 
-    def __copy__(self):
-        return self.clone()
-
-    def __deepcopy__(self, memo):
-        return self.clone()
-
     def to_bytes(self) -> bytes:
         """The compact, versioned, checksummed form for storage (core.from_bytes reads it)."""
         return _codec.frame(NAME, _payload(&self.s))
-
-    def __reduce__(self):
-        return (from_payload, (_payload(&self.s),))
 
     def __repr__(self) -> str:
         return (f"<CrabeVsPoulpeState round {self.s.round}, {PHASE_NAMES[self.s.phase]},"
