@@ -1,6 +1,18 @@
 """GameStateBase: the parts of the shared game interface that no game does differently."""
 
+import os
+
+from libc.stdint cimport uint64_t
+
 from core.errors import IllegalMove
+
+
+cdef uint64_t fresh_seed(seed) except? 0:
+    if seed is None:
+        return int.from_bytes(os.urandom(8), "little")
+    if type(seed) is not int or not 0 <= seed < 2 ** 64:
+        raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
+    return seed
 
 
 cdef class GameStateBase:

@@ -11,14 +11,13 @@ from libc.string cimport memcpy, memset
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 
-from core._base cimport GameStateBase
+from core._base cimport GameStateBase, fresh_seed
 from core.rng cimport Rng, rng_seed, rng_next, rng_below
 
 
 cdef extern from *:
     int ctz "__builtin_ctz"(unsigned int x) noexcept nogil
 
-import os
 import struct
 
 from core import _codec
@@ -777,14 +776,6 @@ cdef void _check_position(CCState* s) except *:
         raise InvalidState(f"not a possible {NAME} position: {problem}")
 
 
-cdef uint64_t _fresh_seed(seed) except? 0:
-    if seed is None:
-        return int.from_bytes(os.urandom(8), "little")
-    if type(seed) is not int or not 0 <= seed < 2 ** 64:
-        raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
-    return seed
-
-
 # ---------------------------------------------------------------------------
 # The Python face: the interface every game of core shares (core/interface.py)
 
@@ -895,7 +886,7 @@ cdef class CupCrabState(GameStateBase):
             with nogil:
                 moves = cc_random_playout(&self.s, &self.s.rng)
         else:
-            rng_seed(&rng, _fresh_seed(seed))
+            rng_seed(&rng, fresh_seed(seed))
             with nogil:
                 moves = cc_random_playout(&self.s, &rng)
         return moves
@@ -913,7 +904,7 @@ cdef class CupCrabState(GameStateBase):
         cdef uint16_t allow[CC_MAX_PLAYERS]
         cdef int who = self._seat(seat, ValueError), i
         cdef CupCrabState out = CupCrabState.__new__(CupCrabState)
-        rng_seed(&rng, _fresh_seed(seed))
+        rng_seed(&rng, fresh_seed(seed))
         if hand_allow is None:
             cc_determinize(&self.s, who, &rng, &out.s)
             return out
@@ -1038,7 +1029,7 @@ def new_game(int players, seed=None, options=None) -> CupCrabState:
     cdef Rng rng
     cdef CupCrabState state = CupCrabState.__new__(CupCrabState)
     cdef int first = _first_player(players, options)
-    rng_seed(&rng, _fresh_seed(seed))
+    rng_seed(&rng, fresh_seed(seed))
     cc_deal(&state.s, players, first, &rng)
     return state
 
@@ -1054,7 +1045,7 @@ def from_snapshot(snap, seed=None) -> CupCrabState:
     cdef CupCrabState state = CupCrabState.__new__(CupCrabState)
     _fill_from_snapshot(&state.s, snap)
     _check_position(&state.s)
-    rng_seed(&state.s.rng, _fresh_seed(seed))
+    rng_seed(&state.s.rng, fresh_seed(seed))
     return state
 
 
@@ -1072,7 +1063,7 @@ def random_playouts(int players, long n, seed=0, options=None) -> dict:
     cdef int first = _first_player(players, options)
     if n < 1:
         raise ValueError(f"n must be a positive number of games, got {n}")
-    rng_seed(&master, _fresh_seed(seed))
+    rng_seed(&master, fresh_seed(seed))
     memset(score_sum, 0, sizeof(score_sum))
     memset(win_sum, 0, sizeof(win_sum))
     with nogil:

@@ -17,7 +17,7 @@ from libc.string cimport memcpy, memset, memmove
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 
-from core._base cimport GameStateBase
+from core._base cimport GameStateBase, fresh_seed
 from core.rng cimport Rng, rng_seed, rng_next, rng_below
 
 
@@ -25,7 +25,6 @@ cdef extern from *:
     int ctz64 "__builtin_ctzll"(unsigned long long x) noexcept nogil
     int popcount64 "__builtin_popcountll"(unsigned long long x) noexcept nogil
 
-import os
 import struct
 
 from core import _codec
@@ -741,14 +740,6 @@ cdef void _check_position(CvpState* s) except *:
         raise InvalidState(f"not a possible {NAME} position: {problem}")
 
 
-cdef uint64_t _fresh_seed(seed) except? 0:
-    if seed is None:
-        return int.from_bytes(os.urandom(8), "little")
-    if type(seed) is not int or not 0 <= seed < 2 ** 64:
-        raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
-    return seed
-
-
 # ---------------------------------------------------------------------------
 # Snapshots (complete positions as dicts) and the compact binary payload
 
@@ -1028,7 +1019,7 @@ cdef class CrabeVsPoulpeState(GameStateBase):
             with nogil:
                 moves = cvp_random_playout(&self.s, &self.s.rng)
         else:
-            rng_seed(&rng, _fresh_seed(seed))
+            rng_seed(&rng, fresh_seed(seed))
             with nogil:
                 moves = cvp_random_playout(&self.s, &rng)
         return moves
@@ -1164,7 +1155,7 @@ def new_game(int players, seed=None, options=None) -> CrabeVsPoulpeState:
         raise ValueError(f"{NAME} is for exactly 2 players, got {players}")
     options = {} if options is None else options
     mode = _parse_options(options, deck)
-    rng_seed(&rng, _fresh_seed(seed))
+    rng_seed(&rng, fresh_seed(seed))
     cvp_deal(&state.s, deck, mode, _first_player(options), &rng)
     return state
 
@@ -1190,7 +1181,7 @@ def from_snapshot(snap, seed=None) -> CrabeVsPoulpeState:
     cdef CrabeVsPoulpeState state = CrabeVsPoulpeState.__new__(CrabeVsPoulpeState)
     _fill_from_snapshot(&state.s, snap)
     _check_position(&state.s)
-    rng_seed(&state.s.rng, _fresh_seed(seed))
+    rng_seed(&state.s.rng, fresh_seed(seed))
     return state
 
 
@@ -1216,7 +1207,7 @@ def random_playouts(int players, long n, seed=0, options=None) -> dict:
     options = {} if options is None else options
     mode = _parse_options(options, deck)
     first = _first_player(options)
-    rng_seed(&master, _fresh_seed(seed))
+    rng_seed(&master, fresh_seed(seed))
     memset(wins, 0, sizeof(wins))
     memset(left, 0, sizeof(left))
     with nogil:
