@@ -13,6 +13,7 @@ from swagger_ui_bundle import swagger_ui_path
 from service.config import Settings
 from service.controllers.games import GamesController
 from service.controllers.health import HealthController
+from service.controllers.play import play_routes
 from service.observe import metrics, observer
 from service.problems import HANDLERS
 from service.robots import Robots
@@ -52,7 +53,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         route_handlers=[GamesController, HealthController, metrics,
                         create_static_files_router(path=SWAGGER_ASSETS,
                                                    directories=[swagger_ui_path],
-                                                   include_in_schema=False)],
+                                                   include_in_schema=False),
+                        *play_routes()],
         dependencies={"sessions": Provide(lambda: sessions, sync_to_thread=False),
                       "robots": Provide(lambda: robots, sync_to_thread=False),
                       "store": Provide(lambda: store, sync_to_thread=False)},

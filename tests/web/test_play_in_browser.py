@@ -1,0 +1,111 @@
+"""Whole games played by clicks in a real headless Chromium against the real service.
+
+The start page, each game's table mid-game and its end are saved as screenshots (see
+conftest.py: `WEB_SCREENSHOTS=docs/images python -m pytest tests/web` refreshes the
+README's pictures).
+"""
+
+import httpx
+import pytest
+
+from tests.web.browsing import (choose, create_game, game_id_of, open_page, play_one_turn, shown_hand,
+                                token_of, wait_for_turn)
+
+
+def final_result(web, page) -> dict:
+    game_id = game_id_of(page)
+    body = httpx.get(f"{web.url}/v1/games/{game_id}",
+                     headers={"Authorization": f"Bearer {token_of(page, game_id)}"}).json()
+    assert body["status"] == "over"
+    return body["result"]
+
+
+def test_the_start_page_offers_both_games_and_a_seat_choice(web, browser, shots):
+    page = open_page(browser, f"{web.url}/play")
+    page.wait_for_selector("form.setup")
+    assert page.locator("input[name=game]").evaluate_all("n => n.map(x => x.value)") == [
+        "cup-the-crab", "crabe-vs-poulpe"]
+    choose(page, "game", "crabe-vs-poulpe")
+    assert page.locator("input[name=mode]").count() == 2
+    assert page.locator("[data-key=type-2]").count() == 0  # a duel has two seats
+    choose(page, "game", "cup-the-crab")
+    choose(page, "players", "5")
+    assert page.locator("[data-key=type-4]").count() == 1
+    choose(page, "players", "3")
+    page.screenshot(path=shots / "start.png")
+    assert page.errors == []
+
+
+def test_cup_the_crab_with_three_seats_is_played_by_clicks_to_the_result(web, browser, shots):
+    page = open_page(browser, f"{web.url}/play")
+    create_game(page, "cup-the-crab", players=3)
+    assert page.locator(".seat").count() == 3
+    page.locator("[data-key=hint]").click()  # the hint fills the secret selection
+    page.wait_for_selector(".tray .card.hint")
+    assert page.locator(".tray [data-card]").count() == 3
+    while wait_for_turn(page):
+        if page.locator(".prompt .say").inner_text().startswith("Round 4") and \
+                not page.locator("[data-key=confirm]").count():
+            page.locator(".tray button.card").first.click()  # mid-game: a card and its targets
+            assert page.locator("button.slot.target").count() >= 1
+            page.screenshot(path=shots / "cup-the-crab-table.png")
+            page.keyboard.press("Escape")
+        play_one_turn(page)
+    result = final_result(web, page)
+    page.wait_for_selector(".end .ranking")
+    rows = page.locator(".ranking tbody tr")
+    assert rows.count() == 3
+    for row, expected in zip(rows.all(), result["ranking"]):
+        assert row.locator("td").nth(2).inner_text() == str(expected["score"])
+    assert page.locator(".end .log li").count() == 6 * 3 + 21 * 3  # six selections a seat, 21 cards each
+    page.screenshot(path=shots / "cup-the-crab-end.png", full_page=True)
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("mode", ["symmetrical", "asymmetrical"])
+def test_crabe_vs_poulpe_is_played_by_clicks_against_the_ai_to_the_result(web, browser, shots, mode):
+    page = open_page(browser, f"{web.url}/play")
+    create_game(page, "crabe-vs-poulpe", mode=mode)
+    turns = 0
+    while wait_for_turn(page):
+        if turns == 6:
+            page.screenshot(path=shots / f"crabe-vs-poulpe-{mode}-table.png")
+        play_one_turn(page)
+        turns += 1
+    result = final_result(web, page)
+    page.wait_for_selector(".end .ranking")
+    winner = page.locator(".ranking tr.winner td").nth(1).inner_text()
+    assert winner == ("You" if result["winner"] == 0 else "Robot 2")
+    assert page.locator(".end .log li").count() >= turns
+    page.screenshot(path=shots / f"crabe-vs-poulpe-{mode}-end.png", full_page=True)
+    assert page.errors == []
+
+
+def test_two_friends_joined_by_a_link_each_see_only_their_own_hand(web, browser, shots):
+    host = open_page(browser, f"{web.url}/play")
+    create_game(host, "crabe-vs-poulpe", friends=(1,))
+    link = host.locator(".invite input.link").input_value()
+    guest = open_page(browser, link)
+    guest.wait_for_selector(".table[data-version]")
+    game_id = game_id_of(host)
+    seats = {token_of(page, game_id): page for page in (host, guest)}
+    assert len(seats) == 2  # two seats, two tokens
+    moves = 0
+    while host.locator(".table").get_attribute("data-status") != "over":
+        for token, page in seats.items():
+            body = httpx.get(f"{web.url}/v1/games/{game_id}",
+                             headers={"Authorization": f"Bearer {token}"}).json()
+            page.wait_for_function(f"Number(document.querySelector('.table').dataset.version) >= {body['version']}")
+            assert sorted(shown_hand(page)) == sorted(body["view"]["hand"] or [])
+            assert page.locator(".opponent-hand [data-card]").count() == 0  # backs only
+            if body["legal_moves"] and body["status"] == "active":
+                play_one_turn(page)
+                moves += 1
+                break
+        else:
+            host.wait_for_timeout(100)
+        if moves == 4:
+            guest.screenshot(path=shots / "two-players-guest.png")
+    for page in seats.values():
+        page.wait_for_selector(".end .ranking")
+        assert page.errors == []
