@@ -86,5 +86,13 @@ def game_id_of(page: Page) -> str:
     return page.evaluate("location.hash.split('/')[2]")
 
 
+def layout(page: Page) -> tuple[float, ...]:
+    """Where the board, the prompt and the hand sit: they must not move as cards change."""
+    return tuple(page.evaluate("""() => ['.board', '.prompt', '.hand'].flatMap((part) => {
+        const box = document.querySelector(part).getBoundingClientRect();
+        return [Math.round(box.y + scrollY), Math.round(box.height)];
+    })"""))
+
+
 def shown_hand(page: Page) -> list[str]:
     return page.locator(".hand .tray [data-card]").evaluate_all("nodes => nodes.map(n => n.dataset.card)")

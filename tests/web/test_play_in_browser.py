@@ -8,8 +8,8 @@ README's pictures).
 import httpx
 import pytest
 
-from tests.web.browsing import (choose, create_game, game_id_of, open_page, play_one_turn, shown_hand,
-                                token_of, wait_for_turn)
+from tests.web.browsing import (choose, create_game, game_id_of, layout, open_page, play_one_turn,
+                                shown_hand, token_of, wait_for_turn)
 
 
 def final_result(web, page) -> dict:
@@ -43,13 +43,22 @@ def test_cup_the_crab_with_three_seats_is_played_by_clicks_to_the_result(web, br
     page.locator("[data-key=hint]").click()  # the hint fills the secret selection
     page.wait_for_selector(".tray .card.hint")
     assert page.locator(".tray [data-card]").count() == 3
+    shot_mid_game = False
+    layouts = set()
     while wait_for_turn(page):
-        if page.locator(".prompt .say").inner_text().startswith("Round 4") and \
-                not page.locator("[data-key=confirm]").count():
+        layouts.add(layout(page))
+        if "Round 4" in page.locator(".game-name").inner_text() and \
+                not page.locator("[data-key=confirm]").count() and not shot_mid_game:
             page.locator(".tray button.card").first.click()  # mid-game: a card and its targets
             assert page.locator("button.slot.target").count() >= 1
             page.screenshot(path=shots / "cup-the-crab-table.png")
+            page.set_viewport_size({"width": 390, "height": 844})
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
+            page.screenshot(path=shots / "cup-the-crab-phone.png", full_page=True)
+            page.set_viewport_size({"width": 1200, "height": 900})
             page.keyboard.press("Escape")
+            assert page.locator("button.slot.target").count() == 0
+            shot_mid_game = True
         play_one_turn(page)
     result = final_result(web, page)
     page.wait_for_selector(".end .ranking")
@@ -58,6 +67,8 @@ def test_cup_the_crab_with_three_seats_is_played_by_clicks_to_the_result(web, br
     for row, expected in zip(rows.all(), result["ranking"]):
         assert row.locator("td").nth(2).inner_text() == str(expected["score"])
     assert page.locator(".end .log li").count() == 6 * 3 + 21 * 3  # six selections a seat, 21 cards each
+    assert shot_mid_game
+    assert len(layouts) == 1, layouts  # no layout shift from the first turn to the last
     page.screenshot(path=shots / "cup-the-crab-end.png", full_page=True)
     assert page.errors == []
 
@@ -67,11 +78,14 @@ def test_crabe_vs_poulpe_is_played_by_clicks_against_the_ai_to_the_result(web, b
     page = open_page(browser, f"{web.url}/play")
     create_game(page, "crabe-vs-poulpe", mode=mode)
     turns = 0
+    layouts = set()
     while wait_for_turn(page):
+        layouts.add(layout(page))
         if turns == 6:
             page.screenshot(path=shots / f"crabe-vs-poulpe-{mode}-table.png")
         play_one_turn(page)
         turns += 1
+    assert len(layouts) == 1, layouts  # no layout shift from the first turn to the last
     result = final_result(web, page)
     page.wait_for_selector(".end .ranking")
     winner = page.locator(".ranking tr.winner td").nth(1).inner_text()

@@ -57,6 +57,12 @@ function targetsOf(ctx) {
   return targets;
 }
 
+// How far down each card of a stack shows: the more cards, the tighter, so that a stack
+// never grows taller than its slot (the page keeps its layout).
+function cascadeStep(cards) {
+  return String(cards > 1 ? Math.min(0.38, 1.3 / (cards - 1)) : 0.38);
+}
+
 export function board(ctx) {
   const { view, ui } = ctx;
   const targets = targetsOf(ctx);
@@ -68,7 +74,7 @@ export function board(ctx) {
     const title = stack ? `Stack ${slot + 1}` : "Free slot";
     const content = stack
       ? [h("div.stack-head", {}, h("b", {}, `${stack.value}`), " pts", stack.bottle ? h("span.badge.bottle", {}, "bottled") : null),
-         h("div.cascade", {}, stack.cards.map((name, i) => card(GAME, name, { small: true, key: `s${slot}-${i}` })))]
+         h("div.cascade", { style: { "--step": cascadeStep(stack.cards.length) } }, stack.cards.map((name, i) => card(GAME, name, { small: true, key: `s${slot}-${i}` })))]
       : [h("div.free", {}, move ? "Start a new stack here" : "free slot")];
     const attrs = { class: ["slot", stack ? "stack" : "empty", move && "target", changed && "changed",
       move && hinted === moveKey(move) && "hint"].filter(Boolean).join(" "), "aria-label": title, "data-key": `slot-${slot}` };
@@ -201,3 +207,4 @@ export function resultColumns(result, seat) {
 }
 
 export const title = "Cup the Crab";
+export const rounds = 7;

@@ -8,7 +8,9 @@ export function h(tag, attrs = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else if (key === "class") node.className = [node.className, value].filter(Boolean).join(" ");
-    else if (key === "style" && typeof value === "object") Object.assign(node.style, value);
+    else if (key === "style" && typeof value === "object") {
+      for (const [property, setting] of Object.entries(value)) node.style.setProperty(property, setting);
+    }
     else if (key in node && typeof value !== "string") node[key] = value;
     else node.setAttribute(key, value === true ? "" : value);
   }

@@ -12,7 +12,7 @@ export function endScreen(ctx) {
     : `You finished ${ordinal(mine.rank)}`;
   const forfeit = result.reason === "forfeit" ? h("p.note", {}, `${ctx.name(result.forfeited)} forfeited.`) : null;
   const columns = game.resultColumns(result, 0).map(([label]) => label);
-  return h("section.end", { "aria-label": "Result" },
+  return h("section.end", { "aria-label": "Result" }, h("div.result", {},
     h("h2.headline", {}, headline),
     forfeit,
     h("table.ranking", {},
@@ -24,7 +24,7 @@ export function endScreen(ctx) {
       h("a.button.primary", { href: "#/", "data-key": "new-game" }, "New game"),
       ctx.features.rematch && ctx.you !== null
         ? h("button.ghost", { type: "button", "data-key": "rematch", onclick: ctx.rematch }, body.rematch ? "Go to the rematch" : "Rematch")
-        : null),
+        : null)),
     logPanel(ctx, 0));
 }
 

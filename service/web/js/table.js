@@ -170,7 +170,7 @@ function seatType(ctx, seat) {
 function tableView(state, ctx) {
   const { body, game } = ctx;
   const over = body.status === "over";
-  return h("div.table", { class: body.game, "data-version": body.version, "data-status": body.status },
+  return h("div.table", { class: `${body.game} ${over ? "over" : ""}`, "data-version": body.version, "data-status": body.status },
     header(ctx),
     h("section.seats", { "aria-label": "Players" }, body.view.seats.map((_, seat) => seatChip(ctx, seat))),
     invitePanel(ctx),
@@ -179,8 +179,8 @@ function tableView(state, ctx) {
       h("p.say", { role: "status" }, ctx.busy ? "Playing…" : game.prompt(ctx)),
       game.choices ? game.choices(ctx) : null,
       h("p.error", { role: "alert" }, ctx.error || ctx.trouble || "")),
-    h("section.hand", { "aria-label": "Your cards" }, game.hand(ctx)),
-    over ? endScreen(ctx) : logPanel(ctx, 8));
+    over ? endScreen(ctx) : h("section.hand", { "aria-label": "Your cards" }, game.hand(ctx)),
+    over ? null : logPanel(ctx, 8));
 }
 
 function header(ctx) {
@@ -189,9 +189,10 @@ function header(ctx) {
     : ctx.legal.length ? "Your turn" : "Waiting for others";
   return h("header.bar", {},
     h("a.brand", { href: "#/", "data-key": "home" }, h("span.logo", {}), "Crab Table"),
-    h("span.game-name", {}, ctx.game.title, ctx.body.view.mode ? ` · ${ctx.body.view.mode}` : ""),
+    h("span.game-name", {}, ctx.game.title, ctx.body.view.mode ? ` · ${ctx.body.view.mode}` : "",
+      ctx.game.rounds ? ` · Round ${ctx.body.view.round} of ${ctx.game.rounds}` : ""),
     h("span.status", { class: ctx.legal.length ? "turn" : "" }, status),
-    ctx.you === null ? null : h("button.hint-button", { type: "button", "data-key": "hint",
+    ctx.you === null || body.status === "over" ? null : h("button.hint-button", { type: "button", "data-key": "hint",
       disabled: !ctx.legal.length || ctx.thinking, onclick: ctx.hint, title: "Ask the AI for a move (key H)" },
       ctx.thinking ? "Thinking…" : "Hint"));
 }
@@ -241,7 +242,7 @@ export function logPanel(ctx, last) {
   const entries = last ? ctx.history.slice(-last).reverse() : ctx.history;
   return h("aside.log", { "aria-label": "What happened" },
     h("h2", {}, last ? "Latest moves" : "The whole game"),
-    h(last ? "ul" : "ol", {}, entries.map((entry, i) => h("li", { class: last && i === 0 && ctx.changed.size ? "fresh" : "" },
+    h("ul", {}, entries.map((entry, i) => h("li", { class: last && i === 0 && ctx.changed.size ? "fresh" : "" },
       h("span.v", {}, `#${entry.version}`), " ", describeEntry(ctx, entry)))),
     entries.length ? null : h("p.note", {}, "No move yet."));
 }
