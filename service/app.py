@@ -10,10 +10,12 @@ from litestar.static_files import create_static_files_router
 from swagger_ui_bundle import swagger_ui_path
 
 from service.config import Settings
+from service.controllers.events import EventsController
 from service.controllers.games import GamesController
 from service.controllers.health import HealthController
 from service.controllers.play import play_routes
 from service.decoding import StrictRequest
+from service.events import Hub
 from service.observe import metrics, observer
 from service.openapi import SWAGGER_ASSETS, openapi_config
 from service.problems import HANDLERS
@@ -38,6 +40,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     store = store or open_store(settings.redis_url, settings.game_ttl)
     sessions = Sessions(store)
     robots = Robots(sessions, settings)
+    hub = Hub(sessions, settings.keep_alive_seconds)
     def freeze_startup_objects() -> None:
         # Modules, routes and schemas live as long as the process: keeping them out of the
         # collector's generations shortens every full collection, hence the latency tail.
@@ -49,13 +52,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         await store.close()
 
     app = Litestar(
-        route_handlers=[GamesController, HealthController, metrics,
+        route_handlers=[GamesController, EventsController, HealthController, metrics,
                         create_static_files_router(path=SWAGGER_ASSETS,
                                                    directories=[swagger_ui_path],
                                                    include_in_schema=False),
                         *play_routes()],
         dependencies={"sessions": Provide(lambda: sessions, sync_to_thread=False),
                       "robots": Provide(lambda: robots, sync_to_thread=False),
+                      "hub": Provide(lambda: hub, sync_to_thread=False),
                       "store": Provide(lambda: store, sync_to_thread=False)},
         exception_handlers=HANDLERS, middleware=[observer(settings.access_log)],
         openapi_config=openapi_config(), request_class=StrictRequest, cors_config=_cors(settings),

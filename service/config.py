@@ -43,6 +43,7 @@ class Settings:
     ai_max_iterations: int = 20_000  # AI_MAX_ITERATIONS: cap of a suggestion or AI seat
     ai_max_time_ms: int = 2_000      # AI_MAX_TIME_MS: the same for a time budget
     cors_origins: tuple[str, ...] = ()  # CORS_ORIGINS: comma-separated origins browsers may call from
+    keep_alive_seconds: int = 15     # EVENTS_KEEP_ALIVE_SECONDS: a comment on idle event streams
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> "Settings":
@@ -58,6 +59,8 @@ class Settings:
                                    1_000_000),
             ai_max_time_ms=_int(env, "AI_MAX_TIME_MS", cls.ai_max_time_ms, 1, 60_000),
             cors_origins=_origins(env.get("CORS_ORIGINS", "")),
+            keep_alive_seconds=_int(env, "EVENTS_KEEP_ALIVE_SECONDS", cls.keep_alive_seconds,
+                                    1, 300),
         )
         settings.check()
         return settings
@@ -76,7 +79,8 @@ class Settings:
                "ACCESS_LOG": "1" if self.access_log else "0",
                "AI_MAX_ITERATIONS": str(self.ai_max_iterations),
                "AI_MAX_TIME_MS": str(self.ai_max_time_ms),
-               "CORS_ORIGINS": ",".join(self.cors_origins)}
+               "CORS_ORIGINS": ",".join(self.cors_origins),
+               "EVENTS_KEEP_ALIVE_SECONDS": str(self.keep_alive_seconds)}
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url
         return env

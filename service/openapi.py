@@ -25,6 +25,7 @@ REF = "#/components/schemas/{name}"
 # Every body type of the API; msgspec also makes the schema of each struct they contain.
 BODY_TYPES: list[Any] = [CreateGame, MoveRequest, Budget, Created, bodies.GameBody,
                          bodies.LegalMovesBody, bodies.HistoryBody, bodies.SuggestionBody,
+                         *bodies.EVENTS.values(),
                          Problem, Health, Ready, *bodies.MOVE_UNIONS.values()]
 
 _WHEN = {

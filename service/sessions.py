@@ -112,10 +112,10 @@ class Sessions:
         return game_id, session, tokens
 
     async def load(self, game_id: str) -> Session:
-        return self._session(game_id, await self.store.load(game_id))
+        return self.session(game_id, await self.store.load(game_id))
 
     @staticmethod
-    def _session(game_id: str, record: GameRecord | None) -> Session:
+    def session(game_id: str, record: GameRecord | None) -> Session:
         if record is None:
             raise GameNotFound(game_id)
         return Session(game_id, record, msgspec.json.decode(record.meta, type=Meta))
@@ -153,11 +153,12 @@ class Sessions:
         entries = [msgspec.json.decode(raw) for raw in await self.store.history(session.game_id)]
         state = session.state
         return {"id": session.game_id, "game": session.meta.game,
-                "version": session.record.version, "entries": [self._visible_entry(state, entry, seat) for entry in entries]}
+                "version": session.record.version,
+                "entries": [self.visible_entry(state, entry, seat) for entry in entries]}
 
     @staticmethod
-    def _visible_entry(state: core.GameState, entry: dict[str, Any],
-                       viewer: int | None) -> dict[str, Any]:
+    def visible_entry(state: core.GameState, entry: dict[str, Any],
+                      viewer: int | None) -> dict[str, Any]:
         """A log entry as viewer may see it; what the mover was shown (a revealed hand)
         stays the mover's until the game is over."""
         actor = entry["seat"]
@@ -220,7 +221,8 @@ class Sessions:
         if observed is not None:
             entry["observed"] = observed
         return await self.store.commit(session.game_id, current, Commit(
-            blob=session.state.to_bytes(), entry=msgspec.json.encode(entry),
+            blob=session.state.to_bytes(), meta=session.record.meta,
+            entry=msgspec.json.encode(entry),
             idempotency_key=None if replay is None else replay[0],
             response=b"" if replay is None else replay[1]))
 
@@ -229,7 +231,7 @@ class Sessions:
         if replay_key is None:
             return await self.load(game_id), None
         record, replayed = await self.store.load_with_replay(game_id, replay_key)
-        return self._session(game_id, record), replayed
+        return self.session(game_id, record), replayed
 
     @staticmethod
     def _replayed(raw: bytes, fingerprint: str | None) -> dict[str, Any]:

@@ -10,6 +10,7 @@ SeenMoveT = TypeVar("SeenMoveT")
 ResultT = TypeVar("ResultT")
 EntryT = TypeVar("EntryT")
 StatT = TypeVar("StatT")
+GameT = TypeVar("GameT")
 
 Status = Literal["active", "over"]
 
@@ -45,6 +46,14 @@ class HistoryBase(msgspec.Struct, Generic[EntryT], kw_only=True):
     id: str
     version: int
     entries: list[EntryT]
+
+
+class EventBase(msgspec.Struct, Generic[EntryT, GameT], kw_only=True):
+    """The data of one Server-Sent Event: a version, what made it (null for the first
+    event of a fresh stream, which shows the current state) and the viewer's game then."""
+    version: int
+    entry: EntryT | None
+    game: GameT
 
 
 class MoveStatBase(msgspec.Struct, Generic[MoveT], kw_only=True):

@@ -5,8 +5,8 @@ from typing import Annotated, Literal, TypeAlias
 import msgspec
 
 from core import cupcrab
-from service.bodies.common import (EntryBase, GameBodyBase, HistoryBase, LegalMovesBase,
-                                      MoveStatBase, SuggestionBase)
+from service.bodies.common import (EntryBase, EventBase, GameBodyBase, HistoryBase,
+                                      LegalMovesBase, MoveStatBase, SuggestionBase)
 
 Card = Literal[cupcrab.CARD_NAMES]  # type: ignore[valid-type]
 Phase = Literal[cupcrab.PHASE_NAMES]  # type: ignore[valid-type]
@@ -125,3 +125,7 @@ class CupCrabMoveStat(MoveStatBase[CupCrabMove]):
 class CupCrabSuggestion(SuggestionBase[CupCrabMove, CupCrabMoveStat],
                         tag_field="game", tag="cup-the-crab"):
     """The AI's suggested Cup the Crab move for the caller's seat."""
+
+
+class CupCrabEvent(EventBase[CupCrabEntry, CupCrabGame]):
+    """One event of a Cup the Crab game's stream, as the viewer may see it."""

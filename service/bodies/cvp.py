@@ -5,8 +5,8 @@ from typing import Literal, TypeAlias
 import msgspec
 
 from core import cvp
-from service.bodies.common import (EntryBase, GameBodyBase, HistoryBase, LegalMovesBase,
-                                      MoveStatBase, SuggestionBase)
+from service.bodies.common import (EntryBase, EventBase, GameBodyBase, HistoryBase,
+                                      LegalMovesBase, MoveStatBase, SuggestionBase)
 
 Card = Literal[cvp.CARD_NAMES]  # type: ignore[valid-type]
 Phase = Literal[cvp.PHASE_NAMES]  # type: ignore[valid-type]
@@ -164,3 +164,7 @@ class CvpMoveStat(MoveStatBase[CvpMove]):
 class CvpSuggestion(SuggestionBase[CvpMove, CvpMoveStat], tag_field="game",
                     tag="crabe-vs-poulpe"):
     """The AI's suggested Crabe vs Poulpe move for the caller's seat."""
+
+
+class CvpEvent(EventBase[CvpEntry, CvpGame]):
+    """One event of a Crabe vs Poulpe game's stream, as the viewer may see it."""
