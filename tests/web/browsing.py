@@ -10,10 +10,11 @@ CVP_CHOICES = [".prompt .word-moves button.primary", ".hand button.card.choosabl
                ".prompt .zone button.card", ".prompt .word-moves button.ghost"]
 
 
-def open_page(browser: Browser, url: str, width: int = 1200, height: int = 900) -> Page:
+def open_page(browser: Browser, url: str, motion: str = "reduce") -> Page:
     """A page in a browser context of its own (own storage: a player of its own). Script
-    errors are collected in page.errors for the tests to check."""
-    context = browser.new_context(viewport={"width": width, "height": height})
+    errors are collected in page.errors for the tests to check. With reduced motion (the
+    default here, for speed) the page shows moves at once instead of one by one."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, reduced_motion=motion)
     page = context.new_page()
     page.set_default_timeout(MOVE_TIMEOUT_MS)
     errors: list[str] = []

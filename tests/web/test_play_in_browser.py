@@ -37,7 +37,7 @@ def test_the_start_page_offers_both_games_and_a_seat_choice(web, browser, shots)
 
 
 def test_cup_the_crab_with_three_seats_is_played_by_clicks_to_the_result(web, browser, shots):
-    page = open_page(browser, f"{web.url}/play")
+    page = open_page(browser, f"{web.url}/play", motion="no-preference")  # moves one by one
     create_game(page, "cup-the-crab", players=3)
     assert page.locator(".seat").count() == 3
     page.locator("[data-key=hint]").click()  # the hint fills the secret selection

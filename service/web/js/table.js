@@ -11,7 +11,9 @@ import { endScreen } from "./end.js";
 import { invitePanel } from "./invite.js";
 
 const GAMES = { "cup-the-crab": cupcrab, "crabe-vs-poulpe": cvp };
-const STEP_MS = 450;     // how long each move stays on screen when several arrive at once
+// How long each move stays on screen when several arrive at once (none for those who ask
+// their system for reduced motion).
+const STEP_MS = matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 450;
 const FLASH_MS = 1400;   // how long a changed part of the table stays highlighted
 const HINT_ITERATIONS = 600;
 
@@ -97,6 +99,7 @@ export function openTable(root, { id, features }) {
     try {
       const body = await api.move(id, token, move, state.body.version);
       state.busy = false;
+      render(); // events that came meanwhile may already be newer than this answer
       arrive(body, null);
     } catch (error) {
       state.busy = false;
