@@ -6,6 +6,7 @@ import { card, cupLabel, icon } from "./cards.js";
 
 const KINDS = ["cup-1", "cup-2", "cup-3", "cup-4", "cup-5", "cup-6", "cup-8", "cup-10", "crab", "octopus", "bottle"];
 const GAME = "cup-the-crab";
+const CLAIMERS = new Set(["crab", "octopus"]);
 
 function counts(cards) {
   const tally = new Map();
@@ -60,7 +61,7 @@ function targetsOf(ctx) {
 // How far down each card of a stack shows: the more cards, the tighter, so that a stack
 // never grows taller than its slot (the page keeps its layout).
 function cascadeStep(cards) {
-  return String(cards > 1 ? Math.min(0.38, 1.3 / (cards - 1)) : 0.38);
+  return String(cards > 1 ? Math.min(0.38, 1.2 / (cards - 1)) : 0.38);
 }
 
 export function board(ctx) {
@@ -73,7 +74,8 @@ export function board(ctx) {
     const changed = ctx.changed.has(`stack-${slot}`);
     const title = stack ? `Stack ${slot + 1}` : "Free slot";
     const content = stack
-      ? [h("div.stack-head", {}, h("b", {}, `${stack.value}`), " pts", stack.bottle ? h("span.badge.bottle", {}, "bottled") : null),
+      ? [h("div.stack-head", {}, h("b", {}, `${stack.value}`), " pts", stack.bottle ? h("span.badge.bottle", {}, "bottled") : null,
+           move && CLAIMERS.has(move.card) ? h("span.badge.claim", {}, "claim") : null),
          h("div.cascade", { style: { "--step": cascadeStep(stack.cards.length) } }, stack.cards.map((name, i) => card(GAME, name, { small: true, key: `s${slot}-${i}` })))]
       : [h("div.free", {}, move ? "Start a new stack here" : "free slot")];
     const attrs = { class: ["slot", stack ? "stack" : "empty", move && "target", changed && "changed",
@@ -140,10 +142,11 @@ function handTray(ctx) {
     const name = view.hand[i];
     if (!name) return h("div.card.placeholder", { "aria-hidden": "true" });
     const playable = movesOf(ctx, name).length > 0;
+    const picked = ui.pickedIndex === i;  // copies of a card are alike, but one is picked
     return card(GAME, name, {
-      onclick: playable ? () => ctx.set({ picked: ui.picked === name ? null : name }) : null,
-      selected: playable ? ui.picked === name : undefined, key: `hand-${i}-${name}`,
-      hint: ui.hint && ui.hint.card === name && ui.picked !== name,
+      onclick: playable ? () => ctx.set(picked ? { picked: null, pickedIndex: null } : { picked: name, pickedIndex: i }) : null,
+      selected: playable ? picked : undefined, key: `hand-${i}-${name}`,
+      hint: ui.hint && ui.hint.card === name && !ui.picked,
     });
   });
   const waiting = view.phase === "select" ? "Your 3 cards are chosen: waiting for the others." : null;
@@ -173,7 +176,7 @@ export function prompt(ctx) {
 export function describeMove(move) {
   switch (move.type) {
     case "select": return move.cards ? `chose ${move.cards.map(cupLabel).join(", ")}` : "chose 3 cards";
-    case "play": return ["crab", "octopus"].includes(move.card)
+    case "play": return CLAIMERS.has(move.card)
       ? `claimed stack ${move.stack + 1} with ${move.card === "crab" ? "a Crab" : "an Octopus"}`
       : `played ${cupLabel(move.card)} on stack ${move.stack + 1}`;
     case "new-stack": return `started a new stack with ${cupLabel(move.card)}`;
@@ -185,7 +188,7 @@ export function describeMove(move) {
 // What a suggestion means on screen: the three cards chosen, or the card picked.
 export function applyHint(ctx, move) {
   if (move.type === "select") return { hint: move, selection: [...move.cards] };
-  return { hint: move, picked: move.card };
+  return { hint: move, picked: move.card, pickedIndex: ctx.view.hand.indexOf(move.card) };
 }
 
 // Which parts of the table changed between two views, for a short highlight.

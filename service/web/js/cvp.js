@@ -8,6 +8,7 @@ const GAME = "crabe-vs-poulpe";
 const HAND_MOVES = new Set(["play", "discard", "give"]);
 const COLOUR = { crab: "Crab (blue)", octopus: "Octopus (red)" };
 
+const possessive = (name) => (name === "You" ? "Your" : `${name}'s`);
 const effectName = (effect) => EFFECTS[effect]?.[0] || effect;
 const isHint = (ctx, move) => !!ctx.ui.hint && moveKey(ctx.ui.hint) === moveKey(move);
 
@@ -23,6 +24,12 @@ export function seatInfo(ctx, seat) {
       h("span", { title: "cards in draw pile" }, `${s.draw_size} to draw`)),
     h("div.sub", {}, ctx.view.last_player === seat && ctx.view.pile.length ? "played the top card" : ctx.view.opener === seat ? "opened this round" : "\u00a0"),
   ];
+}
+
+// A draw pile: face down, its size on it.
+function deck(size, label) {
+  return h("div.deck", { class: size ? "" : "empty", "aria-label": `${label}: ${size} cards`, title: `${label}: ${size} cards` },
+    size ? cardBack(GAME, { small: true }) : h("div.card.small.placeholder", {}), h("span.deck-count", {}, size));
 }
 
 // -- board -------------------------------------------------------------------------
@@ -43,6 +50,7 @@ export function board(ctx) {
   const pending = view.pending;
   return h("div.cvp-board", {},
     h("div.opponent-hand", { "aria-label": `${ctx.name(opponent)}'s hand: ${other.hand_size} cards` },
+      deck(other.draw_size, `${possessive(ctx.name(opponent))} draw pile`),
       h("div.fan", {}, Array.from({ length: other.hand_size }, (_, i) => cardBack(GAME, { small: true, key: `ob-${i}` }))),
       h("span.row-label", {}, `${ctx.name(opponent)}: ${other.hand_size} in hand, ${other.draw_size} to draw`)),
     h("div.pile-area", {},
@@ -53,7 +61,7 @@ export function board(ctx) {
         pile.length ? null : h("div.card.placeholder", {}, "pile")),
       h("div.pile-notes", {},
         h("div.rule", { class: view.lower ? "lower" : "" }, rule(view)),
-        pending ? h("div.pending", {}, `${ctx.name(pending.seat)}'s ${cvpLabel(pending.card)}: ${effectName(pending.effect)}`) : h("div.pending.none", {}, "\u00a0"),
+        pending ? h("div.pending", {}, `${possessive(ctx.name(pending.seat))} ${cvpLabel(pending.card)}: ${effectName(pending.effect)}`) : h("div.pending.none", {}, "\u00a0"),
         h("div.discard", {}, `Round ${view.round} · ${view.discard_size} discarded`))));
 }
 
@@ -69,7 +77,8 @@ export function hand(ctx) {
       return card(GAME, name, { key: `h-${i}-${name}`, onclick: move ? () => ctx.send(move) : null,
         hint: move && isHint(ctx, move), title: move ? `${cvpLabel(name)}: ${verb(move)}` : undefined });
     }), view.hand.length ? null : h("div.card.placeholder", {}, "empty")),
-    h("div.tray-actions", {}, h("span.row-label", {}, `You play ${COLOUR[view.seats[ctx.you].colour]}: ${view.seats[ctx.you].draw_size} to draw`)));
+    h("div.tray-actions", {}, deck(view.seats[ctx.you].draw_size, "Your draw pile"),
+      h("span.row-label", {}, `You play ${COLOUR[view.seats[ctx.you].colour]}: ${view.seats[ctx.you].draw_size} to draw`)));
 }
 
 function verb(move) {

@@ -138,7 +138,7 @@ export function openTable(root, { id, features }) {
 
   function onKey(event) {
     if (event.target.closest?.("input, select, textarea")) return;
-    if (event.key === "Escape") context().set({ picked: null, selection: [], hint: null });
+    if (event.key === "Escape") context().set({ picked: null, pickedIndex: null, selection: [], hint: null });
     if (event.key === "h" && state.body?.legal_moves.length) hint();
   }
 
