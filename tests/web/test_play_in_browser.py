@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from tests.web.browsing import (choose, create_game, game_id_of, layout, open_page, play_one_turn,
-                                shown_hand, token_of, wait_for_turn)
+                                shown_hand, token_of, version, wait_for_turn)
 
 
 def final_result(web, page) -> dict:
@@ -123,3 +123,34 @@ def test_two_friends_joined_by_a_link_each_see_only_their_own_hand(web, browser,
     for page in seats.values():
         page.wait_for_selector(".end .ranking")
         assert page.errors == []
+
+
+def test_a_game_that_cannot_be_opened_is_explained_in_words(web, browser):
+    page = open_page(browser, f"{web.url}/play#/g/no-such-game")
+    alert = page.locator("p.error")
+    alert.wait_for()
+    assert alert.inner_text() == ("This game cannot be opened. No game has this id (or it expired"
+                                  " after going idle).")
+    page.locator("[data-key=home]").click()
+    page.wait_for_selector("form.setup")
+    assert page.errors == ["Failed to load resource: the server responded with a status of 404 (Not Found)"]
+
+
+def test_the_keyboard_alone_plays_crabe_vs_poulpe(web, browser):
+    page = open_page(browser, f"{web.url}/play")
+    create_game(page, "crabe-vs-poulpe")
+    assert wait_for_turn(page)
+    page.keyboard.press("h")  # a hint, by its key: the suggested move lights up
+    page.wait_for_selector(".hint")
+    for _ in range(4):
+        if not wait_for_turn(page):
+            break
+        before = version(page)
+        for _ in range(40):  # Tab to the first thing that makes a move, then Enter
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.matches('button.choosable, .prompt button.move')"):
+                break
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"Number(document.querySelector('.table').dataset.version) > {before}")
+    assert version(page) >= 4
+    assert page.errors == []

@@ -3,11 +3,15 @@
 
 export class ApiError extends Error {
   constructor(status, problem) {
-    super(problem?.detail || problem?.title || `the server answered ${status}`);
+    super(sentence(problem?.detail || problem?.title || `the server answered ${status}`));
     this.status = status;
     this.type = problem?.type || "";
     this.problem = problem;
   }
+}
+
+function sentence(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
 }
 
 async function request(method, path, { token, body } = {}) {

@@ -12,16 +12,20 @@ export function follow({ id, token, events, onGame, onTrouble }) {
 
 function streamEvents({ id, token, onGame, onTrouble }) {
   const source = new EventSource(api.eventsUrl(id, token));
+  let over = false;
+  let fallback = null;
   source.addEventListener("game", (event) => {
     const data = JSON.parse(event.data);
     onTrouble(null);
     onGame(data.game, data.entry);
-    if (data.game.status === "over") source.close(); // else EventSource would reconnect
+    over = data.game.status === "over";
+    if (over) source.close(); // else EventSource would reconnect
   });
   source.onerror = () => {
     if (source.readyState !== EventSource.CLOSED) onTrouble("Connection lost, reconnecting…");
+    else if (!over) fallback = poll({ id, token, onGame, onTrouble }); // the stream was refused
   };
-  return { close: () => source.close(), poke: () => {} };
+  return { close: () => { source.close(); fallback?.close(); }, poke: () => fallback?.poke() };
 }
 
 function poll({ id, token, onGame, onTrouble }) {

@@ -142,13 +142,25 @@ export function openTable(root, { id, features }) {
     if (event.key === "h" && state.body?.legal_moves.length) hint();
   }
 
-  const follower = follow({ id, token, events: features.events, onGame: arrive,
-    onTrouble: (message) => { if (message !== state.trouble) { state.trouble = message; render(); } } });
+  let follower = { close() {}, poke() {} };
+  let closed = false;
+  // One read first: a game that cannot be opened (unknown, expired, a stale token) is
+  // explained in words instead of waiting for a stream that will not come.
+  api.game(id, token).then((body) => {
+    if (closed) return;
+    arrive(body, null);
+    follower = follow({ id, token, events: features.events, onGame: arrive,
+      onTrouble: (message) => { if (message !== state.trouble) { state.trouble = message; render(); } } });
+  }).catch((error) => {
+    patch(root, h("div.start", {}, h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table")),
+      h("p.error", { role: "alert" }, `This game cannot be opened. ${error.message}`),
+      h("p", {}, h("a", { href: "#/", "data-key": "home" }, "Back to the start"))));
+  });
   const clock = setInterval(() => tickClocks(root), 1000);
   document.addEventListener("keydown", onKey);
   if (token) remember(id, { ...saved });
   render();
-  return { close() { follower.close(); clearInterval(clock); document.removeEventListener("keydown", onKey); } };
+  return { close() { closed = true; follower.close(); clearInterval(clock); document.removeEventListener("keydown", onKey); } };
 }
 
 function words(error) {
