@@ -13,9 +13,12 @@ from service.config import Settings
 from service.controllers.events import EventsController
 from service.controllers.games import GamesController
 from service.controllers.health import HealthController
+from service.controllers.lobby import LobbyController
 from service.controllers.play import play_routes
 from service.decoding import StrictRequest
+from service.clocks import Clocks
 from service.events import Hub
+from service.lobby import Lobby
 from service.observe import metrics, observer
 from service.openapi import SWAGGER_ASSETS, openapi_config
 from service.problems import HANDLERS
@@ -41,6 +44,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     sessions = Sessions(store)
     robots = Robots(sessions, settings)
     hub = Hub(sessions, settings.keep_alive_seconds)
+    lobby = Lobby(sessions)
+    clocks = Clocks(sessions, robots)
     def freeze_startup_objects() -> None:
         # Modules, routes and schemas live as long as the process: keeping them out of the
         # collector's generations shortens every full collection, hence the latency tail.
@@ -48,11 +53,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         gc.freeze()
 
     async def close_store() -> None:
+        await clocks.stop()
         await robots.close()
         await store.close()
 
     app = Litestar(
-        route_handlers=[GamesController, EventsController, HealthController, metrics,
+        route_handlers=[GamesController, LobbyController, EventsController, HealthController,
+                        metrics,
                         create_static_files_router(path=SWAGGER_ASSETS,
                                                    directories=[swagger_ui_path],
                                                    include_in_schema=False),
@@ -60,10 +67,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         dependencies={"sessions": Provide(lambda: sessions, sync_to_thread=False),
                       "robots": Provide(lambda: robots, sync_to_thread=False),
                       "hub": Provide(lambda: hub, sync_to_thread=False),
+                      "lobby": Provide(lambda: lobby, sync_to_thread=False),
+                      "clocks": Provide(lambda: clocks, sync_to_thread=False),
                       "store": Provide(lambda: store, sync_to_thread=False)},
         exception_handlers=HANDLERS, middleware=[observer(settings.access_log)],
         openapi_config=openapi_config(), request_class=StrictRequest, cors_config=_cors(settings),
-        request_max_body_size=settings.max_body_bytes, on_startup=[freeze_startup_objects],
+        request_max_body_size=settings.max_body_bytes,
+        on_startup=[freeze_startup_objects, clocks.start],
         on_shutdown=[close_store],
         logging_config=None)
     app.state.settings = settings

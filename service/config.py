@@ -44,6 +44,7 @@ class Settings:
     ai_max_time_ms: int = 2_000      # AI_MAX_TIME_MS: the same for a time budget
     cors_origins: tuple[str, ...] = ()  # CORS_ORIGINS: comma-separated origins browsers may call from
     keep_alive_seconds: int = 15     # EVENTS_KEEP_ALIVE_SECONDS: a comment on idle event streams
+    turn_seconds_min: int = 5        # TURN_SECONDS_MIN: the shortest turn clock a game may ask for
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> "Settings":
@@ -61,6 +62,7 @@ class Settings:
             cors_origins=_origins(env.get("CORS_ORIGINS", "")),
             keep_alive_seconds=_int(env, "EVENTS_KEEP_ALIVE_SECONDS", cls.keep_alive_seconds,
                                     1, 300),
+            turn_seconds_min=_int(env, "TURN_SECONDS_MIN", cls.turn_seconds_min, 1, 86_400),
         )
         settings.check()
         return settings
@@ -80,7 +82,8 @@ class Settings:
                "AI_MAX_ITERATIONS": str(self.ai_max_iterations),
                "AI_MAX_TIME_MS": str(self.ai_max_time_ms),
                "CORS_ORIGINS": ",".join(self.cors_origins),
-               "EVENTS_KEEP_ALIVE_SECONDS": str(self.keep_alive_seconds)}
+               "EVENTS_KEEP_ALIVE_SECONDS": str(self.keep_alive_seconds),
+               "TURN_SECONDS_MIN": str(self.turn_seconds_min)}
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url
         return env

@@ -13,8 +13,9 @@ from litestar.exceptions import HTTPException, ValidationException
 from core import InvalidState
 from service.bodies.common import Problem
 from service.robots import BudgetRefused, NotYourTurn
+from service.lobby import BadCursor, NoSuchSeat, SeatUnavailable
 from service.sessions import (GameNotFound, IdempotencyMismatch, InvalidGame, MoveRejected,
-                              Unauthorized, VersionConflict)
+                              NotStarted, Unauthorized, VersionConflict)
 from service.store import StoreUnavailable
 
 log = logging.getLogger("service.errors")
@@ -94,6 +95,10 @@ HANDLERS = {
     IdempotencyMismatch: lambda r, e: problem(r, 422, "idempotency-key-reused", str(e)),
     BudgetRefused: lambda r, e: problem(r, 422, "budget-refused", str(e)),
     NotYourTurn: lambda r, e: problem(r, 409, "not-your-turn", str(e)),
+    NotStarted: lambda r, e: problem(r, 409, "game-waiting", str(e)),
+    SeatUnavailable: lambda r, e: problem(r, 409, e.slug, str(e)),
+    NoSuchSeat: lambda r, e: problem(r, 422, "no-such-seat", str(e)),
+    BadCursor: lambda r, e: problem(r, 400, "invalid-request", str(e)),
     StoreUnavailable: _store_unavailable,
     InvalidState: _corrupt,
     Exception: _internal,

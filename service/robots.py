@@ -76,10 +76,14 @@ class Robots:
         if not core.ai.supports(session.meta.game):
             raise InvalidGame(f"no AI plays {session.meta.game!r} yet")
         budget = self.checked(budget)
+        status = session.meta.status(session.state.is_over)
+        if status != "active":
+            raise NotYourTurn(f"seat {seat} has nothing to decide now: the game is {status}")
         if seat not in session.state.to_move:
             raise NotYourTurn(f"seat {seat} has nothing to decide now; seats to move:"
                               f" {list(session.state.to_move)}")
-        history = (await self.sessions.history(session, seat))["entries"]
+        history = [entry for entry in (await self.sessions.history(session, seat))["entries"]
+                   if "move" in entry]  # joins, leaves and the like tell the AI nothing
         search = partial(core.ai.suggest, session.state.clone(), seat,
                          iterations=budget.iterations, time_ms=budget.time_ms,
                          seed=secrets.randbits(63), history=history)
@@ -91,14 +95,25 @@ class Robots:
         """Plays AI seats' moves until a human must act or the game is over."""
         while True:
             session = await self.sessions.load(game_id)
-            robots = [s for s in session.state.to_move if session.meta.is_ai(s)]
-            if not robots:
+            seat = self.robot_to_move(session)
+            if seat is None:
                 return
-            seat = robots[0]
-            choice = await self.suggest(session, seat, self.capped(session.meta.ai[seat]))
-            observed = session.state.observed_by(seat)
-            session.state.apply(seat, choice["move"])
-            await self.sessions.commit(session, seat, choice["move"], observed)  # lost: reload
+            await self.play_for(session, seat, self.capped(session.meta.ai[seat]))
+
+    @staticmethod
+    def robot_to_move(session: Session) -> int | None:
+        """An AI seat that must act now in an active game, if any."""
+        if session.meta.status(session.state.is_over) != "active":
+            return None
+        return next((seat for seat in session.state.to_move if session.meta.is_ai(seat)), None)
+
+    async def play_for(self, session: Session, seat: int, budget: Budget,
+                       kind: str = "move", **logged: object) -> bool:
+        """Commits the AI's move for seat (False if the game moved on meanwhile)."""
+        choice = await self.suggest(session, seat, budget)
+        pending = self.sessions.moved(session, seat, choice["move"])
+        entry = self.sessions.move_entry(seat, choice["move"], session, kind)
+        return await self.sessions.commit(pending, {**entry, **logged})
 
     def play_in_background(self, game_id: str) -> None:
         """Plays AI turns without holding a request open (at most one task a game here)."""
@@ -111,8 +126,7 @@ class Robots:
     def resume_if_stalled(self, session: Session) -> None:
         """Restarts the AI's turns of a game left with an AI seat to move (its worker died
         between a move and the AI's answer): any request that reads the game revives it."""
-        meta = session.meta
-        if meta.ai is not None and any(meta.is_ai(seat) for seat in session.state.to_move):
+        if session.meta.ai is not None and self.robot_to_move(session) is not None:
             self.play_in_background(session.game_id)
 
     async def _play_quietly(self, game_id: str) -> None:

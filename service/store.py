@@ -73,6 +73,17 @@ class Store(Protocol):
     async def history(self, game_id: str) -> list[bytes]: ...
     async def changes_since(self, game_id: str, version: int) -> list[Change]:
         """The versions after version, in order (empty if none or no such game)."""
+    async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]: ...
+    # Indexes: sorted sets of members by score (the waiting list, the turn clocks).
+    async def index_add(self, index: str, member: str, score: float) -> None: ...
+    async def index_remove(self, index: str, member: str) -> bool:
+        """True if member was there (of concurrent removals, exactly one gets True)."""
+    async def index_due(self, indexes: list[str], upto: float,
+                        count: int) -> list[tuple[str, str, float]]:
+        """(index, member, score) with score <= upto, lowest first, count per index."""
+    async def index_page(self, index: str, below: float | None,
+                         count: int) -> list[tuple[str, float]]:
+        """(member, score) with score <= below (all if None), highest first."""
     def on_commit(self, listener: Listener) -> None:
         """Calls listener for every commit of a watched game, on any replica."""
     async def watch(self, game_id: str) -> None: ...
@@ -95,6 +106,7 @@ class MemoryStore:
                                      list[GameRecord]]] = {}
         self._creates = 0
         self._listener: Listener | None = None
+        self._indexes: dict[str, dict[str, float]] = {}
 
     def _live(self, game_id: str):
         item = self._games.get(game_id)
@@ -146,6 +158,30 @@ class MemoryStore:
         _, _, log, _, records = item
         return [Change(entry, record) for entry, record
                 in zip(log[version:], records[version:])]
+
+    async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
+        return [await self.load(game_id) for game_id in game_ids]
+
+    async def index_add(self, index: str, member: str, score: float) -> None:
+        self._indexes.setdefault(index, {})[member] = score
+
+    async def index_remove(self, index: str, member: str) -> bool:
+        return self._indexes.get(index, {}).pop(member, None) is not None
+
+    async def index_due(self, indexes: list[str], upto: float,
+                        count: int) -> list[tuple[str, str, float]]:
+        found = []
+        for index in indexes:
+            due = sorted((score, member) for member, score in self._indexes.get(index, {}).items()
+                         if score <= upto)
+            found += [(index, member, score) for score, member in due[:count]]
+        return found
+
+    async def index_page(self, index: str, below: float | None,
+                         count: int) -> list[tuple[str, float]]:
+        members = sorted(((score, member) for member, score in self._indexes.get(index, {}).items()
+                          if below is None or score <= below), reverse=True)
+        return [(member, score) for score, member in members[:count]]
 
     def on_commit(self, listener: Listener) -> None:
         self._listener = listener  # every commit is in this process: nothing to watch
@@ -270,6 +306,48 @@ class RedisStore:
             raise StoreUnavailable(str(error)) from error
         return [Change(entry, GameRecord.unpacked(record))
                 for entry, record in zip(entries, records)]
+
+    async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for game_id in game_ids:
+                    pipe.hmget(_keys(game_id)[0], ["version", "blob", "meta"])
+                rows = await pipe.execute()
+        except RedisError as error:
+            raise StoreUnavailable(str(error)) from error
+        return [_record(*row) for row in rows]
+
+    async def index_add(self, index: str, member: str, score: float) -> None:
+        await self._call(self._redis.zadd, index, {member: score})
+
+    async def index_remove(self, index: str, member: str) -> bool:
+        return await self._call(self._redis.zrem, index, member) == 1
+
+    async def index_due(self, indexes: list[str], upto: float,
+                        count: int) -> list[tuple[str, str, float]]:
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for index in indexes:
+                    pipe.zrangebyscore(index, "-inf", upto, start=0, num=count, withscores=True)
+                rows = await pipe.execute()
+        except RedisError as error:
+            raise StoreUnavailable(str(error)) from error
+        return [(index, member.decode(), score)
+                for index, row in zip(indexes, rows) for member, score in row]
+
+    async def index_page(self, index: str, below: float | None,
+                         count: int) -> list[tuple[str, float]]:
+        rows = await self._call(self._redis.zrevrangebyscore, index,
+                                "+inf" if below is None else below, "-inf",
+                                start=0, num=count, withscores=True)
+        return [(member.decode(), score) for member, score in rows]
+
+    @staticmethod
+    async def _call(command, *args, **kwargs):
+        try:
+            return await command(*args, **kwargs)
+        except RedisError as error:
+            raise StoreUnavailable(str(error)) from error
 
     def on_commit(self, listener: Listener) -> None:
         self._notices.listener = listener

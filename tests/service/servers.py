@@ -63,7 +63,7 @@ class Server:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        os.unlink(self.log.name)
+        Path(self.log.name).unlink(missing_ok=True)  # a test may have stopped it already
 
 
 @contextmanager
