@@ -31,8 +31,9 @@ def choose(page: Page, name: str, value: str) -> None:
 
 
 def create_game(page: Page, game: str, players: int = 2, mode: str | None = None,
-                friends: tuple[int, ...] = ()) -> None:
+                friends: tuple[int, ...] = (), name: str = "", clock: str = "") -> None:
     """Fills the start page (AI seats at the lowest strength) and creates the game."""
+    page.locator("[data-key=name]").fill(name)
     choose(page, "game", game)
     if game == "cup-the-crab":
         choose(page, "players", str(players))
@@ -42,6 +43,8 @@ def create_game(page: Page, game: str, players: int = 2, mode: str | None = None
         page.locator(f"[data-key=type-{seat}]").select_option("friend" if seat in friends else "ai")
         if seat not in friends:
             page.locator(f"[data-key=strength-{seat}]").select_option("0")
+    if clock:
+        page.locator("[data-key=clock]").select_option(label=clock)
     page.locator("[data-key=create]").click()
     page.wait_for_selector(".table[data-version]")
 

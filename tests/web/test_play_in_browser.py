@@ -76,7 +76,10 @@ def test_cup_the_crab_with_three_seats_is_played_by_clicks_to_the_result(web, br
 @pytest.mark.parametrize("mode", ["symmetrical", "asymmetrical"])
 def test_crabe_vs_poulpe_is_played_by_clicks_against_the_ai_to_the_result(web, browser, shots, mode):
     page = open_page(browser, f"{web.url}/play")
-    create_game(page, "crabe-vs-poulpe", mode=mode)
+    create_game(page, "crabe-vs-poulpe", mode=mode, clock="2 min a turn")
+    clock = page.locator(".seat.to-move .clock")
+    clock.wait_for()
+    assert clock.inner_text() in ("2:00", "1:59", "1:58")  # the turn clock counts down
     turns = 0
     layouts = set()
     while wait_for_turn(page):
@@ -97,11 +100,21 @@ def test_crabe_vs_poulpe_is_played_by_clicks_against_the_ai_to_the_result(web, b
 
 def test_two_friends_joined_by_a_link_each_see_only_their_own_hand(web, browser, shots):
     host = open_page(browser, f"{web.url}/play")
-    create_game(host, "crabe-vs-poulpe", friends=(1,))
+    create_game(host, "crabe-vs-poulpe", friends=(1,), name="Ana")
+    host.wait_for_selector(".table[data-status=waiting]")
     link = host.locator(".invite input.link").input_value()
-    guest = open_page(browser, link)
-    guest.wait_for_selector(".table[data-version]")
+    host.screenshot(path=shots / "invite.png")
     game_id = game_id_of(host)
+    assert link == f"{web.url}/play#/join/{game_id}/1"
+    guest = open_page(browser, f"{web.url}/play")
+    guest.wait_for_selector(f".lobby a[href='#/join/{game_id}']")  # listed for anyone to join
+    guest.goto(link)
+    guest.locator("input[name=name]").fill("Bo")
+    guest.locator("[data-key=join]").click()
+    guest.wait_for_selector(".table[data-status=active]")
+    host.wait_for_selector(".table[data-status=active]")  # the join came by the event stream
+    assert host.locator(".seat .name").all_inner_texts() == ["Ana (you)", "Bo"]
+    assert guest.locator(".seat .name").all_inner_texts() == ["Ana", "Bo (you)"]
     seats = {token_of(page, game_id): page for page in (host, guest)}
     assert len(seats) == 2  # two seats, two tokens
     moves = 0
@@ -123,6 +136,15 @@ def test_two_friends_joined_by_a_link_each_see_only_their_own_hand(web, browser,
     for page in seats.values():
         page.wait_for_selector(".end .ranking")
         assert page.errors == []
+    host.locator("[data-key=rematch]").click()  # the same seats again, each keeping its token
+    host.wait_for_function(f"!location.hash.includes('{game_id}')")
+    rematch = game_id_of(host)
+    guest.locator("[data-key=rematch]", has_text="Go to the rematch").click()
+    guest.wait_for_function(f"location.hash.endsWith('{rematch}')")
+    for page in seats.values():
+        page.wait_for_selector(".table[data-status=active]")
+        assert len(shown_hand(page)) == 5
+    assert host.locator(".seat .name").all_inner_texts() == ["Ana (you)", "Bo"]
 
 
 def test_a_game_that_cannot_be_opened_is_explained_in_words(web, browser):

@@ -22,8 +22,11 @@ function pendingInvites(ctx) {
 export function invitePanel(ctx) {
   const invites = pendingInvites(ctx);
   if (!invites.length) return null;
+  const waiting = ctx.body.status === "waiting";
   return h("section.invite", { "aria-label": "Invite friends" },
-    h("p", {}, invites.length > 1 ? "Send each friend their own link:" : "Send this link to your friend:"),
+    h("p", {}, waiting ? "The game starts when every seat is taken. " : "",
+      invites.length > 1 ? "Send each friend their own link:" : "Send this link to your friend:",
+      waiting && ctx.you !== null ? h("button.ghost.leave", { type: "button", "data-key": "leave", onclick: ctx.leave }, "Leave this game") : null),
     invites.map(({ seat, link }) => h("div.invite-row", {},
       h("span.seat-label", {}, `Seat ${seat + 1}`),
       h("input.link", { type: "text", readOnly: true, value: link, "aria-label": `Join link for seat ${seat + 1}`, "data-key": `link-${seat}`,

@@ -11,7 +11,7 @@ const TITLES = { "cup-the-crab": "Cup the Crab", "crabe-vs-poulpe": "Crabe vs Po
 const CLOCKS = [["No clock", null], ["30 s a turn", 30], ["2 min a turn", 120], ["1 day a turn", 86400]];
 
 export function openStart(root, { features }) {
-  const form = { game: "cup-the-crab", players: 3, mode: "symmetrical", seats: [], clock: null, onTimeout: "ai", name: playerName() };
+  const form = { game: "cup-the-crab", players: 3, mode: "symmetrical", seats: [], clock: null, onTimeout: "ai", listed: true, name: playerName() };
   let error = "";
   let busy = false;
   let waiting = null;
@@ -53,6 +53,7 @@ export function openStart(root, { features }) {
     const body = { game: form.game, players: form.seats.length, seats };
     if (form.game === "crabe-vs-poulpe") body.options = { mode: form.mode };
     if (features.clocks && form.clock) Object.assign(body, { turn_seconds: form.clock, on_timeout: form.onTimeout });
+    if (features.lobby && seats.some((s) => s.type === "open")) body.listed = form.listed;
     return body;
   }
 
@@ -104,7 +105,11 @@ export function openStart(root, { features }) {
             seat.type === "ai"
               ? h("select", { "aria-label": `Seat ${i + 1} strength`, "data-key": `strength-${i}`, onchange: (e) => { form.seats[i] = { ...seat, strength: Number(e.target.value) }; render(); } },
                   STRENGTHS.map(([label], level) => h("option", { value: level, selected: seat.strength === level }, label)))
-              : h("span.note", {}, "open seat")])));
+              : h("span.note", {}, "open seat")])),
+      features.lobby && form.seats.some((s) => s.type === "friend")
+        ? h("label.check", {}, h("input", { type: "checkbox", checked: form.listed, "data-key": "listed", onchange: (e) => { form.listed = e.target.checked; } }),
+            " Also list it for anyone to join (else only those with a link)")
+        : null);
   }
 
   function clockFieldset() {

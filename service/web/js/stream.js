@@ -1,16 +1,19 @@
 // Follows a game: the server's event stream when it has one, else polling. Either way the
 // caller gets onGame(body, entry) once per new version (entry: the history entry that made
-// it, when known) and the follower stops by itself once the game is over.
+// it, when known). The follower stops by itself once the game is over, or, where the
+// server offers rematches, once it is over and a rematch was set up (a seat learns of it
+// from this game).
 
 import { api } from "./api.js";
 
 const POLL_MS = 700;
 
-export function follow({ id, token, events, onGame, onTrouble }) {
-  return events ? streamEvents({ id, token, onGame, onTrouble }) : poll({ id, token, onGame, onTrouble });
+export function follow({ id, token, events, rematches, onGame, onTrouble }) {
+  const finished = (body) => body.status === "over" && (!rematches || !!body.rematch);
+  return (events ? streamEvents : poll)({ id, token, finished, onGame, onTrouble });
 }
 
-function streamEvents({ id, token, onGame, onTrouble }) {
+function streamEvents({ id, token, finished, onGame, onTrouble }) {
   const source = new EventSource(api.eventsUrl(id, token));
   let over = false;
   let fallback = null;
@@ -18,17 +21,17 @@ function streamEvents({ id, token, onGame, onTrouble }) {
     const data = JSON.parse(event.data);
     onTrouble(null);
     onGame(data.game, data.entry);
-    over = data.game.status === "over";
-    if (over) source.close(); // else EventSource would reconnect
+    over = finished(data.game);
+    if (over) source.close(); // else EventSource would reconnect (and wait for a rematch)
   });
   source.onerror = () => {
-    if (source.readyState !== EventSource.CLOSED) onTrouble("Connection lost, reconnecting…");
-    else if (!over) fallback = poll({ id, token, onGame, onTrouble }); // the stream was refused
+    if (source.readyState !== EventSource.CLOSED) onTrouble(over ? null : "Connection lost, reconnecting…");
+    else if (!over) fallback = poll({ id, token, finished, onGame, onTrouble }); // the stream was refused
   };
   return { close: () => { source.close(); fallback?.close(); }, poke: () => fallback?.poke() };
 }
 
-function poll({ id, token, onGame, onTrouble }) {
+function poll({ id, token, finished, onGame, onTrouble }) {
   let version = -1;
   let timer = null;
   let stopped = false;
@@ -43,7 +46,7 @@ function poll({ id, token, onGame, onTrouble }) {
         lastStatus = body.status;
         onGame(body, null);
       }
-      if (body.status === "over") return;
+      if (finished(body)) return;
     } catch (error) {
       onTrouble(error.message);
     }

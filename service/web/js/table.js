@@ -43,7 +43,7 @@ export function openTable(root, { id, features }) {
       ui: state.ui, changed: state.changed,
       name: (seat) => seatName(body, saved, seat),
       send, set: (changes) => { Object.assign(state.ui, changes); state.error = null; render(); },
-      hint, rematch, history: state.history, busy: state.busy, thinking: state.thinking,
+      hint, rematch, leave, history: state.history, busy: state.busy, thinking: state.thinking,
       error: state.error, trouble: state.trouble,
     };
   }
@@ -136,6 +136,16 @@ export function openTable(root, { id, features }) {
     }
   }
 
+  async function leave() {
+    try {
+      await api.leave(id, token);
+      location.hash = "#/";
+    } catch (error) {
+      state.error = words(error);
+      render();
+    }
+  }
+
   function onKey(event) {
     if (event.target.closest?.("input, select, textarea")) return;
     if (event.key === "Escape") context().set({ picked: null, pickedIndex: null, selection: [], hint: null });
@@ -149,7 +159,7 @@ export function openTable(root, { id, features }) {
   api.game(id, token).then((body) => {
     if (closed) return;
     arrive(body, null);
-    follower = follow({ id, token, events: features.events, onGame: arrive,
+    follower = follow({ id, token, events: features.events, rematches: features.rematch && !!token, onGame: arrive,
       onTrouble: (message) => { if (message !== state.trouble) { state.trouble = message; render(); } } });
   }).catch((error) => {
     patch(root, h("div.start", {}, h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table")),
