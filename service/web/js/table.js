@@ -180,7 +180,7 @@ function words(error) {
 
 export function seatName(body, saved, seat) {
   const named = body.seats?.[seat]?.name;
-  if (seat === body.you) return named ? `${named} (you)` : "You";
+  if (seat === body.you) return "You";
   if (named) return named;
   const type = body.seats?.[seat]?.type || saved.types?.[seat];
   return type === "ai" ? `Robot ${seat + 1}` : `Player ${seat + 1}`;
@@ -201,11 +201,16 @@ function tableView(state, ctx) {
     invitePanel(ctx),
     h("section.board", { "aria-label": "Table" }, game.board(ctx)),
     h("section.prompt", { class: ctx.legal.length ? "your-turn" : "" },
-      h("p.say", { role: "status" }, ctx.busy ? "Playing…" : game.prompt(ctx)),
+      h("p.say", { role: "status" }, ctx.busy ? "Playing…" : body.status === "waiting" ? waitingFor(ctx) : game.prompt(ctx)),
       game.choices ? game.choices(ctx) : null,
       h("p.error", { role: "alert" }, ctx.error || ctx.trouble || "")),
     over ? endScreen(ctx) : h("section.hand", { "aria-label": "Your cards" }, game.hand(ctx)),
     over ? null : logPanel(ctx, 8));
+}
+
+function waitingFor(ctx) {
+  const open = ctx.body.seats.filter((s) => s.type === "open").length;
+  return `Waiting for ${open} more player${open === 1 ? "" : "s"} to take ${open === 1 ? "the open seat" : "the open seats"}…`;
 }
 
 function header(ctx) {
@@ -230,7 +235,7 @@ function seatChip(ctx, seat) {
   return h("div.seat", { class: [toMove && "to-move", seat === ctx.you && "me", ctx.changed.has(`seat-${seat}`) && "changed",
     body.result?.winners?.includes(seat) && "winner"].filter(Boolean).join(" "), "aria-label": ctx.name(seat) },
     h("div.seat-head", {},
-      h("span.name", {}, ctx.name(seat)),
+      h("span.name", {}, seat === ctx.you && body.seats?.[seat]?.name ? `${body.seats[seat].name} (you)` : ctx.name(seat)),
       type !== "human" ? h("span.badge", { class: type }, type === "ai" ? "AI" : "open") : null,
       deadline && toMove ? h("span.clock", { "data-deadline": deadline }, clockText(deadline)) : null),
     ctx.game.seatInfo(ctx, seat));
