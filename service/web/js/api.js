@@ -45,23 +45,3 @@ export const api = {
   waiting: () => request("GET", "/v1/games?status=waiting&limit=20"),
   eventsUrl: (id, token) => `${game(id)}/events${token ? `?token=${encodeURIComponent(token)}` : ""}`,
 };
-
-// What this server offers, read once from its OpenAPI document: the client works with
-// or without the event stream and the lobby, and uses them when they are there.
-let features;
-export function serverFeatures() {
-  features ??= request("GET", "/schema/openapi.json").then((doc) => {
-    const paths = Object.keys(doc.paths || {});
-    const has = (suffix) => paths.some((p) => p.replace(/\{[^}]+\}/g, "{}").replace(/\/$/, "") === suffix);
-    const seatTypes = JSON.stringify(doc.components?.schemas || {});
-    return {
-      events: has("/v1/games/{}/events"),
-      join: has("/v1/games/{}/join"),
-      rematch: has("/v1/games/{}/rematch"),
-      lobby: has("/v1/games") && JSON.stringify(doc.paths["/v1/games"] || doc.paths["/v1/games/"] || {}).includes('"get"'),
-      openSeats: seatTypes.includes('"open"'),
-      clocks: seatTypes.includes("turn_seconds"),
-    };
-  }).catch(() => ({}));
-  return features;
-}

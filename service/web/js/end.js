@@ -22,7 +22,7 @@ export function endScreen(ctx) {
         game.resultColumns(result, row.seat).map(([, value]) => h("td", {}, value)))))),
     h("div.end-actions", {},
       h("a.button.primary", { href: "#/", "data-key": "new-game" }, "New game"),
-      ctx.features.rematch && ctx.you !== null
+      ctx.you !== null
         ? h("button.ghost", { type: "button", "data-key": "rematch", onclick: ctx.rematch }, body.rematch ? "Go to the rematch" : "Rematch")
         : null)),
     logPanel(ctx, 0));

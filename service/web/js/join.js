@@ -6,7 +6,7 @@ import { playerName, remember, setPlayerName } from "./saved.js";
 
 const TITLES = { "cup-the-crab": "Cup the Crab", "crabe-vs-poulpe": "Crabe vs Poulpe" };
 
-export function openJoin(root, { id, seat, features }) {
+export function openJoin(root, { id, seat }) {
   let game = null;
   let error = "";
   let busy = false;
@@ -33,8 +33,7 @@ export function openJoin(root, { id, seat, features }) {
     const open = game?.seats?.filter((s) => s.type === "open") || [];
     patch(root, h("div.start.join", {},
       h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table")),
-      !features.join ? h("p.error", {}, "This server does not take join requests yet: ask your friend for a link with a seat in it.")
-        : h("form.setup", { onsubmit: join, "aria-label": "Join the game" },
+      h("form.setup", { onsubmit: join, "aria-label": "Join the game" },
           h("h2", {}, game ? `${TITLES[game.game] || game.game}, ${game.view.players} players` : "A game"),
           game ? h("p", {}, game.status === "waiting" ? `${open.length} seat${open.length === 1 ? "" : "s"} still open.` : "This game has already started.") : null,
           h("label.field", {}, "Your name ", h("input", { name: "name", type: "text", value: playerName(), maxLength: 24, required: true, "data-key": "name" })),

@@ -10,7 +10,7 @@ export const STRENGTHS = [["Easy", 30], ["Medium", 300], ["Hard", 2000]];
 const TITLES = { "cup-the-crab": "Cup the Crab", "crabe-vs-poulpe": "Crabe vs Poulpe" };
 const CLOCKS = [["No clock", null], ["30 s a turn", 30], ["2 min a turn", 120], ["1 day a turn", 86400]];
 
-export function openStart(root, { features }) {
+export function openStart(root) {
   const form = { game: "cup-the-crab", players: 3, mode: "symmetrical", seats: [], clock: null, onTimeout: "ai", listed: true, name: playerName() };
   let error = "";
   let busy = false;
@@ -32,10 +32,7 @@ export function openStart(root, { features }) {
     try {
       const created = await api.create(spec());
       const mine = created.seats[0];
-      remember(created.id, {
-        token: mine.token, game: form.game, types: form.seats.map((s) => (s.type === "friend" ? "human" : s.type)),
-        invites: features.openSeats ? [] : created.seats.filter((s) => s.seat > 0 && s.token).map(({ seat, token }) => ({ seat, token })),
-      });
+      remember(created.id, { token: mine.token, game: form.game });
       location.hash = `#/g/${created.id}`;
     } catch (problem) {
       busy = false;
@@ -46,14 +43,14 @@ export function openStart(root, { features }) {
 
   function spec() {
     const seats = form.seats.map((seat, i) => {
-      if (i === 0) return features.openSeats && form.name ? { type: "human", name: form.name } : { type: "human" };
+      if (i === 0) return form.name.trim() ? { type: "human", name: form.name.trim() } : { type: "human" };
       if (seat.type === "ai") return { type: "ai", iterations: STRENGTHS[seat.strength][1] };
-      return features.openSeats ? { type: "open" } : { type: "human" };
+      return { type: "open" };
     });
     const body = { game: form.game, players: form.seats.length, seats };
     if (form.game === "crabe-vs-poulpe") body.options = { mode: form.mode };
-    if (features.clocks && form.clock) Object.assign(body, { turn_seconds: form.clock, on_timeout: form.onTimeout });
-    if (features.lobby && seats.some((s) => s.type === "open")) body.listed = form.listed;
+    if (form.clock) Object.assign(body, { turn_seconds: form.clock, on_timeout: form.onTimeout });
+    if (seats.some((s) => s.type === "open")) body.listed = form.listed;
     return body;
   }
 
@@ -66,11 +63,11 @@ export function openStart(root, { features }) {
           gameTile("crabe-vs-poulpe", "Crabe vs Poulpe", "A duel. Climb the pile with higher cards, use effects, Resist your opponent's. Empty your hand and draw pile first.", "octopus")),
         options(),
         seatsFieldset(),
-        features.clocks ? clockFieldset() : null,
+        clockFieldset(),
         h("div.actions", {},
           h("button.primary.big", { type: "submit", disabled: busy, "data-key": "create" }, busy ? "Dealing…" : "Create game"),
           h("p.error", { role: "alert" }, error))),
-      features.lobby ? lobby() : null,
+      lobby(),
       recent()));
   }
 
@@ -106,7 +103,7 @@ export function openStart(root, { features }) {
               ? h("select", { "aria-label": `Seat ${i + 1} strength`, "data-key": `strength-${i}`, onchange: (e) => { form.seats[i] = { ...seat, strength: Number(e.target.value) }; render(); } },
                   STRENGTHS.map(([label], level) => h("option", { value: level, selected: seat.strength === level }, label)))
               : h("span.note", {}, "open seat")])),
-      features.lobby && form.seats.some((s) => s.type === "friend")
+      form.seats.some((s) => s.type === "friend")
         ? h("label.check", {}, h("input", { type: "checkbox", checked: form.listed, "data-key": "listed", onchange: (e) => { form.listed = e.target.checked; } }),
             " Also list it for anyone to join (else only those with a link)")
         : null);
@@ -145,7 +142,7 @@ export function openStart(root, { features }) {
   }
 
   set({});
-  let timer = null;
-  if (features.lobby) { refreshLobby(); timer = setInterval(refreshLobby, 5000); }
+  refreshLobby();
+  const timer = setInterval(refreshLobby, 5000);
   return { close() { clearInterval(timer); } };
 }

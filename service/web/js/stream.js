@@ -1,16 +1,16 @@
-// Follows a game: the server's event stream when it has one, else polling. Either way the
+// Follows a game: its event stream, or polling if the stream is refused. Either way the
 // caller gets onGame(body, entry) once per new version (entry: the history entry that made
-// it, when known). The follower stops by itself once the game is over, or, where the
-// server offers rematches, once it is over and a rematch was set up (a seat learns of it
-// from this game).
+// it, when known). The follower stops by itself once the game is over, or, for a seated
+// player (rematches), once it is over and a rematch was set up: a seat learns of it from
+// this game.
 
 import { api } from "./api.js";
 
 const POLL_MS = 700;
 
-export function follow({ id, token, events, rematches, onGame, onTrouble }) {
+export function follow({ id, token, rematches, onGame, onTrouble }) {
   const finished = (body) => body.status === "over" && (!rematches || !!body.rematch);
-  return (events ? streamEvents : poll)({ id, token, finished, onGame, onTrouble });
+  return streamEvents({ id, token, finished, onGame, onTrouble });
 }
 
 function streamEvents({ id, token, finished, onGame, onTrouble }) {

@@ -17,7 +17,7 @@ const STEP_MS = matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 450
 const FLASH_MS = 1400;   // how long a changed part of the table stays highlighted
 const HINT_ITERATIONS = 600;
 
-export function openTable(root, { id, features }) {
+export function openTable(root, { id }) {
   const saved = seatOf(id) || {};
   const token = saved.token || null;
   const state = { body: null, history: [], ui: {}, changed: new Set(), error: null, trouble: null, busy: false, thinking: false };
@@ -38,10 +38,10 @@ export function openTable(root, { id, features }) {
     const game = GAMES[body.game];
     const you = body.you;
     return {
-      game, body, view: body.view, you, features, id, token, saved,
+      game, body, view: body.view, you, id, token,
       legal: state.busy || body.status !== "active" ? [] : body.legal_moves,
       ui: state.ui, changed: state.changed,
-      name: (seat) => seatName(body, saved, seat),
+      name: (seat) => seatName(body, seat),
       send, set: (changes) => { Object.assign(state.ui, changes); state.error = null; render(); },
       hint, rematch, leave, history: state.history, busy: state.busy, thinking: state.thinking,
       error: state.error, trouble: state.trouble,
@@ -128,7 +128,7 @@ export function openTable(root, { id, features }) {
   async function rematch() {
     try {
       const next = state.body.rematch ? { id: state.body.rematch } : await api.rematch(id, token);
-      remember(next.id, { token, game: state.body.game, types: saved.types });
+      remember(next.id, { token, game: state.body.game });
       location.hash = `#/g/${next.id}`;
     } catch (error) {
       state.error = words(error);
@@ -159,7 +159,7 @@ export function openTable(root, { id, features }) {
   api.game(id, token).then((body) => {
     if (closed) return;
     arrive(body, null);
-    follower = follow({ id, token, events: features.events, rematches: features.rematch && !!token, onGame: arrive,
+    follower = follow({ id, token, rematches: !!token, onGame: arrive,
       onTrouble: (message) => { if (message !== state.trouble) { state.trouble = message; render(); } } });
   }).catch((error) => {
     patch(root, h("div.start", {}, h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table")),
@@ -178,16 +178,11 @@ function words(error) {
   return error.message || String(error);
 }
 
-export function seatName(body, saved, seat) {
+export function seatName(body, seat) {
   const named = body.seats?.[seat]?.name;
   if (seat === body.you) return "You";
   if (named) return named;
-  const type = body.seats?.[seat]?.type || saved.types?.[seat];
-  return type === "ai" ? `Robot ${seat + 1}` : `Player ${seat + 1}`;
-}
-
-function seatType(ctx, seat) {
-  return ctx.body.seats?.[seat]?.type || ctx.saved.types?.[seat] || "human";
+  return body.seats[seat].type === "ai" ? `Robot ${seat + 1}` : `Player ${seat + 1}`;
 }
 
 // -- the whole table -------------------------------------------------------------------
@@ -230,7 +225,7 @@ function header(ctx) {
 function seatChip(ctx, seat) {
   const { body, view } = ctx;
   const toMove = body.status === "active" && body.to_move.includes(seat);
-  const type = seatType(ctx, seat);
+  const type = body.seats[seat].type;
   const deadline = body.seats?.[seat]?.deadline;
   return h("div.seat", { class: [toMove && "to-move", seat === ctx.you && "me", ctx.changed.has(`seat-${seat}`) && "changed",
     body.result?.winners?.includes(seat) && "winner"].filter(Boolean).join(" "), "aria-label": ctx.name(seat) },
