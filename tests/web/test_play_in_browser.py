@@ -176,3 +176,20 @@ def test_the_keyboard_alone_plays_crabe_vs_poulpe(web, browser):
         page.wait_for_function(f"Number(document.querySelector('.table').dataset.version) > {before}")
     assert version(page) >= 4
     assert page.errors == []
+
+
+def test_a_half_made_secret_selection_survives_another_seats_selection(web, browser):
+    host = open_page(browser, f"{web.url}/play")
+    create_game(host, "cup-the-crab", players=2, friends=(1,))
+    guest = open_page(browser, host.locator(".invite input.link").input_value())
+    guest.locator("[data-key=join]").click()
+    host.wait_for_selector(".table[data-status=active]")
+    for _ in range(2):
+        host.locator(".reserve button.card:enabled").first.click()
+    chosen = host.locator(".tray button.card").evaluate_all("n => n.map(c => c.dataset.card)")
+    before = version(host)
+    play_one_turn(guest)  # the friend's three cards are chosen and confirmed
+    host.wait_for_function(f"Number(document.querySelector('.table').dataset.version) > {before}")
+    assert host.locator(".tray button.card").evaluate_all("n => n.map(c => c.dataset.card)") == chosen
+    assert host.locator(".seat").nth(1).inner_text().endswith("✓ has chosen")
+    assert host.errors == [] and guest.errors == []

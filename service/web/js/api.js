@@ -39,7 +39,7 @@ export const api = {
   move: (id, token, move, expectedVersion) =>
     request("POST", `${game(id)}/moves`, { token, body: { move, expected_version: expectedVersion } }),
   suggest: (id, token, iterations) => request("POST", `${game(id)}/suggest`, { token, body: { iterations } }),
-  join: (id, name, seat) => request("POST", `${game(id)}/join`, { body: seat === undefined ? { name } : { name, seat } }),
+  join: (id, name, seat) => request("POST", `${game(id)}/join`, { body: { name: name || undefined, seat } }),
   leave: (id, token) => request("POST", `${game(id)}/leave`, { token }),
   rematch: (id, token) => request("POST", `${game(id)}/rematch`, { token }),
   waiting: () => request("GET", "/v1/games?status=waiting&limit=20"),

@@ -14,7 +14,6 @@ export function openJoin(root, { id, seat }) {
   async function join(event) {
     event.preventDefault();
     const name = root.querySelector("input[name=name]").value.trim();
-    if (!name) { error = "Tell the others your name first."; render(); return; }
     setPlayerName(name);
     busy = true;
     render();
@@ -36,7 +35,7 @@ export function openJoin(root, { id, seat }) {
       h("form.setup", { onsubmit: join, "aria-label": "Join the game" },
           h("h2", {}, game ? `${TITLES[game.game] || game.game}, ${game.view.players} players` : "A game"),
           game ? h("p", {}, game.status === "waiting" ? `${open.length} seat${open.length === 1 ? "" : "s"} still open.` : "This game has already started.") : null,
-          h("label.field", {}, "Your name ", h("input", { name: "name", type: "text", value: playerName(), maxLength: 24, required: true, "data-key": "name" })),
+          h("label.field", {}, "Your name ", h("input", { name: "name", type: "text", value: playerName(), maxLength: 24, placeholder: "so the others know who you are", "data-key": "name" })),
           h("button.primary.big", { type: "submit", disabled: busy || (game && game.status !== "waiting"), "data-key": "join" },
             seat === undefined ? "Take a seat" : `Take seat ${seat + 1}`),
           h("p.error", { role: "alert" }, error)),

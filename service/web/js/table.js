@@ -54,7 +54,9 @@ export function openTable(root, { id }) {
     const moved = !previous || body.version !== previous.version || body.status !== previous.status;
     state.body = body;
     if (moved) {
-      state.ui = {};
+      // What the player was choosing stays while its choices stay (another seat's secret
+      // selection must not undo this player's half-made one).
+      if (JSON.stringify(body.legal_moves) !== JSON.stringify(previous?.legal_moves)) state.ui = {};
       state.changed = previous ? GAMES[body.game].changes(previous.view, body.view) : new Set();
       clearTimeout(flashTimer);
       flashTimer = setTimeout(() => { state.changed = new Set(); render(); }, FLASH_MS);
