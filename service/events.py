@@ -193,4 +193,4 @@ class Hub:
 
     @staticmethod
     def _over(session: Session) -> bool:
-        return session.state.is_over
+        return session.meta.status(session.state.is_over) == "over"  # a forfeit ends it too
