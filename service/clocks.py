@@ -1,5 +1,8 @@
 """Turn clocks: whichever replica sees a deadline due applies the timeout, exactly once.
 
+The same index hands AI turns over between replicas: a stopping replica arms, for each
+game its AI was playing, an entry due at once, and whichever replica claims it plays on.
+
 Every replica runs one timer task. Each tick it reads the due entries of every bucket of
 the deadline index (service.deadlines), claims each with a removal that only one replica
 wins, and applies the timeout through the normal compare-and-set commit at the version
@@ -63,12 +66,14 @@ class Clocks:
         meta = session.meta
         if session.record.version != version or meta.status(session.state.is_over) != "active":
             return  # stale: the seat moved in time (a newer entry is armed if needed)
+        if self.robots.robot_to_move(session) is not None:
+            # An AI seat is late only if the replica thinking for it died or handed its
+            # games over while stopping: think again here.
+            await self.robots.play_turns(game_id)
+            return
         overdue = [seat for seat in session.state.to_move
                    if (deadline := meta.deadline(seat)) is not None and deadline <= now]
-        if any(meta.is_ai(seat) for seat in overdue):
-            # An AI seat is late only if the replica thinking for it died: think again.
-            await self.robots.play_turns(game_id)
-        elif overdue and meta.clock.on_timeout == "forfeit":
+        if overdue and meta.clock.on_timeout == "forfeit":
             await self.forfeit(session, overdue)
         elif overdue:
             await self.robots.play_for(session, overdue[0], TIMEOUT_BUDGET, kind="timeout",

@@ -44,8 +44,12 @@ _WHEN = {
          " (`illegal-move`, with `legal_moves`), the AI budget (`budget-refused`), a reused"
          " idempotency key (`idempotency-key-reused`), a seat that does not exist"
          " (`no-such-seat`)",
-    503: "The game store cannot be reached; nothing was changed (`store-unavailable`,"
-         " `Retry-After`)",
+    429: "Over the rate limit of this client address (creates, joins) or seat token"
+         " (moves, suggestions): `rate-limited`, with `Retry-After` and the RateLimit"
+         " headers",
+    503: "The game store cannot be reached (`store-unavailable`), or the AI is busy with"
+         " other suggestions (`ai-busy`); nothing was changed, `Retry-After` says when to"
+         " retry",
 }
 
 

@@ -8,6 +8,7 @@ game's determinizer, and the move log as that seat may see it.
 import asyncio
 import logging
 import secrets
+import time
 from functools import partial
 from typing import Any
 
@@ -30,11 +31,16 @@ class NotYourTurn(Exception):
     """A suggestion asked for a seat that has nothing to decide now."""
 
 
+class AIBusy(Exception):
+    """Every search slot for suggestions of this worker is taken: retry shortly."""
+
+
 class Robots:
     def __init__(self, sessions: Sessions, settings: Settings) -> None:
         self.sessions = sessions
         self.settings = settings
         self._background: dict[str, asyncio.Task] = {}  # game id -> its AI turns
+        self._suggesting = 0  # suggestions searching now (AI seats' moves are not capped)
 
     # -- budgets ------------------------------------------------------------------
 
@@ -71,6 +77,20 @@ class Robots:
                       min(budget.iterations, limits.ai_max_iterations),
                       None if budget.time_ms is None else
                       min(budget.time_ms, limits.ai_max_time_ms))
+
+    async def suggest_for_client(self, session: Session, seat: int,
+                                 budget: Budget) -> dict[str, Any]:
+        """A suggestion asked for over HTTP: at most AI_MAX_CONCURRENT search at once per
+        worker, and one more is refused at once (AIBusy), never queued, so suggestions
+        cannot take the workers' time from moves."""
+        if self._suggesting >= self.settings.ai_max_concurrent:
+            raise AIBusy(f"the AI is answering {self._suggesting} suggestions on this worker,"
+                         " its limit; retry in a moment")
+        self._suggesting += 1
+        try:
+            return await self.suggest(session, seat, budget)
+        finally:
+            self._suggesting -= 1
 
     async def suggest(self, session: Session, seat: int, budget: Budget) -> dict[str, Any]:
         if not core.ai.supports(session.meta.game):
@@ -136,5 +156,15 @@ class Robots:
             log.exception("AI game %s stopped", game_id)
 
     async def close(self) -> None:
-        for task in list(self._background.values()):
+        """Stops the AI turns played here and hands their games to the other replicas
+        (through the turn clocks' index: an entry due at once)."""
+        games = list(self._background.items())
+        for _, task in games:
             task.cancel()
+        for game_id, task in games:
+            await asyncio.gather(task, return_exceptions=True)
+            try:
+                session = await self.sessions.load(game_id)
+                await self.sessions.deadlines.arm(game_id, session.record.version, time.time())
+            except Exception:  # the store is going too: the next read resumes the game
+                log.warning("could not hand AI game %s over", game_id)

@@ -43,7 +43,7 @@ class GamesController(Controller):
     path = "/v1/games"
     tags = ["games"]
 
-    @post("/", status_code=201, responses=problems(400, 413, 422, 503),
+    @post("/", status_code=201, responses=problems(400, 413, 422, 429, 503),
           summary="Create a game; returns a secret token per human seat, once")
     async def create(self, data: CreateGame, request: Request, sessions: Sessions,
                      robots: Robots, lobby: Lobby) -> Created:
@@ -107,7 +107,7 @@ class GamesController(Controller):
             "you": seat, "legal_moves": moves}), headers=cache_headers(tag))
 
     @post("/{game_id:str}/moves", status_code=200,
-          responses=problems(400, 401, 404, 409, 413, 422, 503),
+          responses=problems(400, 401, 404, 409, 413, 422, 429, 503),
           description="409 `game-waiting` while seats are open; 409 `version-conflict`"
                       " for a stale expected_version.",
           summary="Apply one move for the token's seat")
@@ -131,7 +131,7 @@ class GamesController(Controller):
         return bodies.game_body(response)
 
     @post("/{game_id:str}/suggest", status_code=200,
-          responses=problems(400, 401, 404, 409, 413, 422, 503),
+          responses=problems(400, 401, 404, 409, 413, 422, 429, 503),
           summary="The AI's suggested move for the token's seat, with its statistics")
     async def suggest(self, game_id: str, data: Budget, request: Request, sessions: Sessions,
                       robots: Robots) -> bodies.SuggestionBody:
@@ -139,7 +139,7 @@ class GamesController(Controller):
         seat = sessions.seat_of(session, bearer_token(request))
         if seat is None:
             raise Unauthorized("suggestions need the seat's token: Authorization: Bearer <token>")
-        found = await robots.suggest(session, seat, data)
+        found = await robots.suggest_for_client(session, seat, data)
         return bodies.suggestion_body({
             "id": game_id, "game": session.meta.game, "version": session.record.version,
             "you": seat, "move": found["move"], "algorithm": found["algorithm"],

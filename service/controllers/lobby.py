@@ -23,7 +23,8 @@ class LobbyController(Controller):
     path = "/v1/games"
     tags = ["lobby"]
 
-    @post("/{game_id:str}/join", status_code=201, responses=problems(400, 404, 409, 413, 422, 503),
+    @post("/{game_id:str}/join", status_code=201,
+          responses=problems(400, 404, 409, 413, 422, 429, 503),
           summary="Take an open seat (the given one, or the first); its token, shown once")
     async def join(self, game_id: str, data: JoinRequest, lobby: Lobby,
                    robots: Robots) -> Joined:
