@@ -18,8 +18,8 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 
 @pytest.fixture(scope="session")
 def web() -> Iterator[Server]:
-    """The service with the embedded store."""
-    with server({"ACCESS_LOG": "0"}) as running:
+    """The service with the embedded store; turn clocks as short as one second."""
+    with server({"ACCESS_LOG": "0", "TURN_SECONDS_MIN": "1"}) as running:
         yield running
 
 

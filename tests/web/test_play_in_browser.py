@@ -193,3 +193,19 @@ def test_a_half_made_secret_selection_survives_another_seats_selection(web, brow
     assert host.locator(".tray button.card").evaluate_all("n => n.map(c => c.dataset.card)") == chosen
     assert host.locator(".seat").nth(1).inner_text().endswith("✓ has chosen")
     assert host.errors == [] and guest.errors == []
+
+
+def test_a_player_whose_clock_runs_out_sees_the_forfeit_in_words(web, browser):
+    created = httpx.post(f"{web.url}/v1/games", json={
+        "game": "cup-the-crab", "players": 2, "turn_seconds": 2, "on_timeout": "forfeit",
+        "seats": [{"type": "open"}, {"type": "ai", "iterations": 30}]}).json()
+    page = open_page(browser, f"{web.url}/play#/join/{created['id']}/0")
+    page.locator("input[name=name]").fill("Ana")
+    page.locator("[data-key=join]").click()
+    clock = page.locator(".seat.to-move .clock")
+    clock.wait_for()
+    assert clock.inner_text() in ("0:02", "0:01", "0:00")
+    page.wait_for_selector(".end .ranking")
+    assert page.locator(".end .note").inner_text() == "You ran out of time: the game ended by forfeit."
+    assert page.locator(".end .log li").last.inner_text().endswith("You ran out of time: forfeit")
+    assert page.errors == []

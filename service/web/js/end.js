@@ -10,7 +10,8 @@ export function endScreen(ctx) {
   const headline = ctx.you === null ? "Game over"
     : mine.rank === 1 ? (result.winners.length > 1 ? "A shared victory!" : "You win!")
     : `You finished ${ordinal(mine.rank)}`;
-  const forfeit = result.reason === "forfeit" ? h("p.note", {}, `${ctx.name(result.forfeited)} forfeited.`) : null;
+  const forfeit = result.reason === "forfeit"
+    ? h("p.note", {}, `${result.forfeited.map(ctx.name).join(" and ")} ran out of time: the game ended by forfeit.`) : null;
   const columns = game.resultColumns(result, 0).map(([label]) => label);
   return h("section.end", { "aria-label": "Result" }, h("div.result", {},
     h("h2.headline", {}, headline),

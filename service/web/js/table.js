@@ -259,7 +259,7 @@ export function describeEntry(ctx, entry) {
     case "join": return `${entry.name || who} sat down`;
     case "leave": return `${entry.name || who} left`;
     case "timeout": return `${who} ran out of time: ${ctx.game.describeMove(entry.move)}`;
-    case "forfeit": return `${who} forfeited`;
+    case "forfeit": return `${entry.forfeited.map(ctx.name).join(" and ")} ran out of time: forfeit`;
     case "rematch": return "A rematch was set up";
     default: return `${who} ${ctx.game.describeMove(entry.move)}`;
   }
