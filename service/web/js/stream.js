@@ -7,6 +7,7 @@
 import { api } from "./api.js";
 
 const POLL_MS = 700;
+const POLL_OVER_MS = 5000; // a finished game changes once at most: when a rematch is set up
 
 export function follow({ id, token, rematches, onGame, onTrouble }) {
   const finished = (body) => body.status === "over" && (!rematches || !!body.rematch);
@@ -15,24 +16,27 @@ export function follow({ id, token, rematches, onGame, onTrouble }) {
 
 function streamEvents({ id, token, finished, onGame, onTrouble }) {
   const source = new EventSource(api.eventsUrl(id, token));
-  let over = false;
+  let over = false;      // the game is over: the server ends each stream after its last event
+  let done = false;      // nothing more to wait for
   let fallback = null;
   source.addEventListener("game", (event) => {
     const data = JSON.parse(event.data);
     onTrouble(null);
     onGame(data.game, data.entry);
-    over = finished(data.game);
-    if (over) source.close(); // else EventSource would reconnect (and wait for a rematch)
+    over = data.game.status === "over";
+    done = finished(data.game);
+    if (done) source.close(); // else EventSource reconnects (and waits there for a rematch)
   });
   source.onerror = () => {
     if (source.readyState !== EventSource.CLOSED) onTrouble(over ? null : "Connection lost, reconnecting…");
-    else if (!over) fallback = poll({ id, token, finished, onGame, onTrouble }); // the stream was refused
+    else if (!done) fallback = poll({ id, token, finished, onGame, onTrouble }); // the stream was refused
   };
   return { close: () => { source.close(); fallback?.close(); }, poke: () => fallback?.poke() };
 }
 
 function poll({ id, token, finished, onGame, onTrouble }) {
   let version = -1;
+  let lastStatus = null;
   let timer = null;
   let stopped = false;
   async function tick() {
@@ -50,9 +54,8 @@ function poll({ id, token, finished, onGame, onTrouble }) {
     } catch (error) {
       onTrouble(error.message);
     }
-    if (!stopped) timer = setTimeout(tick, POLL_MS);
+    if (!stopped) timer = setTimeout(tick, lastStatus === "over" ? POLL_OVER_MS : POLL_MS);
   }
-  let lastStatus = null;
   tick();
   return { close: () => { stopped = true; clearTimeout(timer); }, poke: tick };
 }
