@@ -58,8 +58,16 @@ function targetsOf(ctx) {
   return targets;
 }
 
-// How far down each card of a stack shows: the more cards, the tighter, so that a stack
-// never grows taller than its slot (the page keeps its layout).
+// A long stack is laid out in columns, in play order, so that every value stays readable
+// and the stack never grows taller than its slot (the page keeps its layout).
+const COLUMN = 6;
+
+function columns(cards) {
+  const count = Math.ceil(cards.length / COLUMN);
+  return Array.from({ length: count }, (_, c) => cards.slice(c * COLUMN, (c + 1) * COLUMN));
+}
+
+// How far down each card of a column shows: the more cards, the tighter.
 function cascadeStep(cards) {
   return String(cards > 1 ? Math.min(0.38, 1.2 / (cards - 1)) : 0.38);
 }
@@ -76,7 +84,9 @@ export function board(ctx) {
     const content = stack
       ? [h("div.stack-head", {}, h("b", {}, `${stack.value}`), " pts", stack.bottle ? h("span.badge.bottle", {}, "bottled") : null,
            move && CLAIMERS.has(move.card) ? h("span.badge.claim", {}, "claim") : null),
-         h("div.cascade", { style: { "--step": cascadeStep(stack.cards.length) } }, stack.cards.map((name, i) => card(GAME, name, { small: true, key: `s${slot}-${i}` })))]
+         h("div.cascades", {}, columns(stack.cards).map((cards, c) =>
+           h("div.cascade", { style: { "--step": cascadeStep(cards.length) } },
+             cards.map((name, i) => card(GAME, name, { small: true, key: `s${slot}-${c}-${i}` })))))]
       : [h("div.free", {}, move ? "Start a new stack here" : "free slot")];
     const attrs = { class: ["slot", stack ? "stack" : "empty", move && "target", changed && "changed",
       move && hinted === moveKey(move) && "hint"].filter(Boolean).join(" "), "aria-label": title, "data-key": `slot-${slot}` };
