@@ -10,7 +10,7 @@ from litestar.static_files import create_static_files_router
 WEB = Path(__file__).resolve().parent.parent / "web"
 
 
-@get("/play", include_in_schema=False, cache_control=None)
+@get("/play", include_in_schema=False)
 async def play_page() -> File:
     """The client's single page; the game to show is in the URL's fragment (never sent)."""
     return File(WEB / "index.html", media_type="text/html",

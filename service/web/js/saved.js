@@ -1,5 +1,5 @@
-// What this browser remembers: its seat token per game (kept only here, never in a link it
-// did not make), the seat types it created, and the player's name.
+// What this browser remembers: its seat token per game (kept only here: no link carries
+// one) and the player's name.
 
 const KEY = "crab-table.games";
 
