@@ -10,6 +10,7 @@ from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.static_files import create_static_files_router
 from swagger_ui_bundle import swagger_ui_path
 
+from service.bodies import CheckedJsonRequest
 from service.config import Settings
 from service.controllers.games import GamesController
 from service.controllers.health import HealthController
@@ -57,6 +58,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                       "robots": Provide(lambda: robots, sync_to_thread=False),
                       "store": Provide(lambda: store, sync_to_thread=False)},
         exception_handlers=HANDLERS, middleware=[observer(settings.access_log)],
+        request_class=CheckedJsonRequest,
         openapi_config=_openapi(),
         request_max_body_size=settings.max_body_bytes, on_startup=[freeze_startup_objects],
         on_shutdown=[close_store],

@@ -1,0 +1,74 @@
+"""Every request body a client can send gets a 4xx problem+json, never a 500, and changes
+nothing: hostile nesting, huge numbers, invalid UTF-8, repeated keys, wrong top levels."""
+
+import pytest
+
+from tests.service.play import auth, create, tokens_of
+from tests.service.test_api_errors import assert_problem, snapshot
+
+DEEP = 5000  # the 10 KB body of the issue: 5,000 nested arrays
+
+# name -> (body, problem type, words the detail says)
+HOSTILE_BODIES = {
+    "5,000 nested arrays": (b"[" * DEEP + b"]" * DEEP, "malformed-request", "nests more than 32"),
+    "5,000 nested arrays in a field": (b'{"move": ' + b"[" * DEEP + b"]" * DEEP + b"}",
+                                       "malformed-request", "nests more than 32"),
+    "33 levels of objects": (b'{"a":' * 33 + b"1" + b"}" * 33, "malformed-request",
+                             "nests more than 32"),
+    "a 5,000-digit integer": (b'{"move": {"n": ' + b"9" * 5000 + b"}}", "malformed-request",
+                              "Integer value out of range"),
+    "a float beyond double": (b'{"move": {}, "expected_version": 1e999}', "malformed-request",
+                              "Number out of range"),
+    "NaN": (b'{"move": {}, "expected_version": NaN}', "malformed-request", "malformed"),
+    "invalid UTF-8": (b'{"move": {"type": "\xff\xfe"}}', "malformed-request", "UTF-8"),
+    "a lone surrogate escape": (b'{"move": {"type": "\\ud800"}}', "malformed-request", ""),
+    "a repeated key": (b'{"move": {"type": "pass"}, "move": {"type": "pass"}}',
+                       "malformed-request", "key 'move' more than once"),
+    "a repeated key in a nested object": (b'{"move": {"type": "pass", "type": "select"}}',
+                                          "malformed-request", "key 'type' more than once"),
+    "trailing bytes": (b'{"move": {}} {}', "malformed-request", "trailing characters"),
+    "a byte-order mark": (b'\xef\xbb\xbf{"move": {}}', "malformed-request", "malformed"),
+    "an empty body": (b"", "malformed-request", "body is empty"),
+    "null": (b"null", "invalid-request", "Expected `object`, got `null`"),
+    "a string": (b'"move"', "invalid-request", "Expected `object`, got `str`"),
+    "a number": (b"42", "invalid-request", "Expected `object`, got `int`"),
+    "an array": (b"[]", "invalid-request", "Expected `object`, got `array`"),
+}
+
+
+@pytest.fixture
+def game(client):
+    created = create(client, "cup-the-crab", 3, seed=4, options={"first_player": 0})
+    return created, tokens_of(created), f"/v1/games/{created['id']}"
+
+
+@pytest.mark.parametrize("name", HOSTILE_BODIES)
+def test_a_hostile_body_is_a_400_problem_on_every_endpoint_and_changes_nothing(
+        client, game, name):
+    body, problem_type, words = HOSTILE_BODIES[name]
+    created, tokens, path = game
+    before = snapshot(client, created)
+    for url in ("/v1/games", f"{path}/moves", f"{path}/suggest"):
+        response = client.post(url, content=body, headers={
+            **auth(tokens[0]), "Content-Type": "application/json"})
+        detail = assert_problem(response, 400, problem_type)["detail"]
+        assert words in detail, (url, detail)
+    assert snapshot(client, created) == before
+
+
+def test_nesting_up_to_32_levels_reaches_the_schema(client):
+    nested: list = []
+    for _ in range(29):                     # the body, options and x make 32 levels in all
+        nested = [nested]
+    options = {"x": nested}
+    response = client.post("/v1/games", json={"game": "cup-the-crab", "players": 2,
+                                              "options": options})
+    assert "options are a dict with keys among" in assert_problem(
+        response, 422, "invalid-game")["detail"]
+
+
+def test_the_server_logs_no_traceback_for_hostile_bodies(api, client, game):
+    _, tokens, path = game
+    for body, _, _ in HOSTILE_BODIES.values():
+        client.post(f"{path}/moves", content=body, headers=auth(tokens[0]))
+    assert "Traceback" not in api.output() and "RecursionError" not in api.output()
