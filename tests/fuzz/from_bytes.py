@@ -189,12 +189,12 @@ def fuzz(seconds: int, corpus: Path, native: bool) -> int:
     counts = json.loads(STATS.read_text()) if STATS.exists() else {}
     summary = {
         "seconds": seconds,
-        "executions": int(final.get("number_of_executed_units", status[1] if status else 0)),
+        "executions": f'{int(final.get("number_of_executed_units", status[1] if status else 0)):,}',
         "executions per second": final.get("average_exec_per_sec", "?"),
         "accepted / refused (to the last 1,000th)":
             f"{counts.get('accepted', '?')} / {counts.get('refused', '?')}",
         "coverage (edges)": status[3] if status else "?",
-        "corpus": f"{len(list(corpus.iterdir()))} files (seeds {before},"
+        "corpus": f"{len(list(corpus.iterdir()))} files ({before} before the run,"
                   f" new {final.get('new_units_added', '?')}; libFuzzer keeps"
                   f" {status[5] if status else '?'} of them)",
         "crashes": len(crashes),

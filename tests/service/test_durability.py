@@ -19,10 +19,10 @@ import redis
 import core
 from tests.clusters import PersistentRedis
 from tests.service.play import auth, create, replay_in_core, tokens_of
-from tests.service.servers import server
+from tests.service.servers import server, wait_until
 
 GAMES = 6
-GAME, PLAYERS = "cup-the-crab", 2
+GAME, PLAYERS = "cup-the-crab", 2   # 54 moves a game
 
 
 class Player(threading.Thread):
@@ -125,7 +125,7 @@ def aof_service():
 def test_a_clean_restart_of_redis_in_the_middle_of_games_loses_no_committed_move(aof_service):
     persistent, api = aof_service
     players = play(api.url, new_games(api.url), pause_after=None)
-    time.sleep(1.0)                               # games well under way
+    wait_until(lambda: sum(p.acknowledged for p in players) >= GAMES * 54 // 2)  # half-way
     persistent.restart()                          # SIGTERM: Redis writes and fsyncs the AOF
     finish(players)
     assert sum(p.outage_answers for p in players) > 0   # the restart did hit the games
