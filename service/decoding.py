@@ -19,7 +19,6 @@ from litestar import Request
 from litestar.exceptions import ClientException, ValidationException
 from litestar.types import Empty
 
-
 MAX_DEPTH = 32
 
 
