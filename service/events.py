@@ -112,6 +112,7 @@ class Hub:
     def __init__(self, sessions: Sessions, keep_alive_seconds: float) -> None:
         self.sessions = sessions
         self.keep_alive_seconds = keep_alive_seconds  # keeps proxies from closing idle streams
+        self.draining = False
         self._feeds: dict[str, Feed] = {}
         sessions.store.on_commit(self._notice)
 
@@ -119,6 +120,13 @@ class Hub:
         feed = self._feeds.get(game_id)
         if feed is not None:
             feed.notice(version, committed_at)
+
+    def drain(self) -> None:
+        """Ends every stream after the event it is sending: this worker is stopping, and
+        the clients reconnect (with Last-Event-ID) to another replica."""
+        self.draining = True
+        for feed in list(self._feeds.values()):
+            feed.notice(-1, time.time())
 
     async def join(self, game_id: str) -> Feed:
         feed = self._feeds.get(game_id)
@@ -149,6 +157,8 @@ class Hub:
                 if self._over(session):
                     return
             async for version in self._versions_after(feed, sent):
+                if self.draining:
+                    return
                 if version is None:
                     yield b": keep-alive\n\n"
                     continue
@@ -161,7 +171,7 @@ class Hub:
 
     async def _versions_after(self, feed: Feed, sent: int) -> AsyncIterator[Version | None]:
         """Each version after sent as it comes; None when a keep-alive is due."""
-        while True:
+        while not self.draining:
             generation = feed.generation
             for version in await feed.after(sent):
                 yield version
