@@ -8,6 +8,7 @@ import pytest
 
 from tests.service.play import auth, create, tokens_of
 from tests.service.servers import SHARED_REDIS, Server, server
+from tests.service.sse import Listener
 
 AI = {"type": "ai", "iterations": 30}
 
@@ -54,7 +55,10 @@ def test_a_player_who_never_moves_is_played_by_the_ai_to_the_end_though_a_replic
 
 def test_under_forfeit_a_player_who_never_moves_ends_the_game_ranked_last(api, client):
     game = absent_seat_game(client, "forfeit")
+    stream = Listener(f"{api.url}/v1/games/{game['id']}/events")
     final = wait_for(client, game["id"], lambda body: body["status"] == "over", 20)
+    assert stream.join().ended_by_server  # the forfeit was the stream's last event
+    assert stream.events[-1].data["entry"]["kind"] == "forfeit"
     assert final["result"]["reason"] == "forfeit" and final["result"]["forfeited"] == [0]
     ranks = {row["seat"]: row["rank"] for row in final["result"]["ranking"]}
     assert ranks[0] == 3 and final["to_move"] == [] and final["legal_moves"] == []
