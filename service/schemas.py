@@ -6,9 +6,11 @@ import msgspec
 
 
 class Budget(msgspec.Struct, forbid_unknown_fields=True):
-    """How long the AI thinks: exactly one of iterations and time_ms (server-capped)."""
+    """How the AI thinks: exactly one of iterations, time_ms (server-capped) and a
+    strength level (core.ai.LEVELS)."""
     iterations: Annotated[int, msgspec.Meta(ge=1)] | None = None
     time_ms: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    level: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
 
 class SeatSpec(msgspec.Struct, forbid_unknown_fields=True):
@@ -16,6 +18,7 @@ class SeatSpec(msgspec.Struct, forbid_unknown_fields=True):
     type: Literal["human", "ai"] = "human"
     iterations: Annotated[int, msgspec.Meta(ge=1)] | None = None
     time_ms: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    level: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
 
 class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
