@@ -160,6 +160,17 @@ def print_table(game: str, players: int, matches: list[Match], ratings: dict[int
           f" | | | | {ratings[1]:+.0f} |", flush=True)
 
 
+def merged(paths: list[str]) -> dict[str, Any]:
+    """The tables of several ladder runs' JSON files, a later file's table of the same game
+    and player count replacing an earlier one's (e.g. a longer rerun of one table)."""
+    tables: dict[tuple[str, int], dict[str, Any]] = {}
+    for path in paths:
+        with open(path) as results:
+            for table in json.load(results)["tables"]:
+                tables[(table["game"], table["players"])] = table
+    return {"tables": [tables[key] for key in TABLES if key in tables]}
+
+
 def plot(results: dict[str, Any], path: str) -> None:
     """Win rate over the level below, with its interval, per level and table (a PNG)."""
     try:

@@ -19,7 +19,6 @@ depend on the machine).
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import random
@@ -200,12 +199,12 @@ def main(argv: list[str] | None = None) -> int:
     ladder_args.add_argument("--json", help="write the ladder's results to this file")
     ladder_args.add_argument("--plot", help="write the ladder's plot to this PNG"
                              " (needs matplotlib: pip install -e '.[plot]')")
-    ladder_args.add_argument("--plot-from", metavar="JSON",
-                             help="only plot (to --plot) the results a ladder run wrote")
+    ladder_args.add_argument("--plot-from", metavar="JSON", nargs="+",
+                             help="only plot (to --plot) the results ladder runs wrote"
+                             " (a later file's table replaces an earlier one's)")
     args = parser.parse_args(argv)
     if args.plot_from:
-        with open(args.plot_from) as results:
-            ladder.plot(json.load(results), args.plot or "ladder.png")
+        ladder.plot(ladder.merged(args.plot_from), args.plot or "ladder.png")
         return 0
     if args.ladder:
         cc2, cc4, cvp = args.ladder_games
