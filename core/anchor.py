@@ -20,6 +20,7 @@ import math
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -86,8 +87,9 @@ def compare_speed(binary: Path, runs: int, seconds: float) -> None:
             theirs[players].append(rate)
         for players in PLAYERS:
             ours[players].append(our_speed(players, seconds))
-        print(f"\r  run {run + 1}/{runs}", end="", flush=True)
-    print(f"\rCup the Crab random games against the C reference (median of {runs} runs"
+        print(f"\r  run {run + 1}/{runs}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    print(f"Cup the Crab random games against the C reference (median of {runs} runs"
           f" taking turns, one thread each):")
     print("| players | core games/s | reference games/s | ratio |")
     print("|---|---|---|---|")
