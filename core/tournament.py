@@ -19,7 +19,6 @@ depend on the machine).
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import statistics
@@ -31,19 +30,10 @@ from typing import Any, Callable
 import core
 import core.ai
 from core import ladder
+from core.ladder import wilson
 
 GAME = "cup-the-crab"
 Agent = Callable[[Any, int, int], int]   # (state, seat, seed) -> action id
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a win rate (a shared win counts as a fraction)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def random_agent(state: Any, seat: int, seed: int) -> int:
