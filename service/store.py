@@ -16,7 +16,11 @@ from typing import Protocol, runtime_checkable
 
 import msgspec
 import redis.asyncio as redis
-from redis.exceptions import RedisError
+from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisClusterException, RedisError
 
 log = logging.getLogger("service.store")
 
@@ -51,6 +55,28 @@ class Change:
 
 
 @dataclass(frozen=True)
+class Allowance:
+    """The answer of a rate limit: whether this request fits, and the budget's state."""
+    allowed: bool
+    remaining: int       # requests that would still fit now
+    retry_after_ms: int  # wait this long before the next one fits (0 if allowed)
+    reset_ms: int        # until the whole budget is back
+
+
+def gcra(tat: float, now: float, period_ms: int, limit: int) -> tuple[Allowance, float]:
+    """The generic cell rate algorithm: limit requests per period_ms, at most limit in a
+    burst. tat is the key's theoretical arrival time (now if new); returns the answer and
+    the key's new tat. The Redis script below is this function in Lua."""
+    interval = period_ms / limit
+    tolerance = period_ms - interval
+    tat = max(tat, now)
+    if tat - now > tolerance:
+        return Allowance(False, 0, int(tat - now - tolerance) + 1, int(tat - now)), tat
+    tat += interval
+    return Allowance(True, int((tolerance - (tat - now)) // interval) + 1, 0, int(tat - now)), tat
+
+
+@dataclass(frozen=True)
 class Commit:
     """One change: the new record's state and metadata, its log entry, and the
     idempotency record if any."""
@@ -73,6 +99,19 @@ class Store(Protocol):
     async def history(self, game_id: str) -> list[bytes]: ...
     async def changes_since(self, game_id: str, version: int) -> list[Change]:
         """The versions after version, in order (empty if none or no such game)."""
+    async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]: ...
+    # Indexes: sorted sets of members by score (the waiting list, the turn clocks).
+    async def index_add(self, index: str, member: str, score: float) -> None: ...
+    async def index_remove(self, index: str, member: str) -> bool:
+        """True if member was there (of concurrent removals, exactly one gets True)."""
+    async def index_due(self, indexes: list[str], upto: float,
+                        count: int) -> list[tuple[str, str, float]]:
+        """(index, member, score) with score <= upto, lowest first, count per index."""
+    async def index_page(self, index: str, below: float | None,
+                         count: int) -> list[tuple[str, float]]:
+        """(member, score) with score <= below (all if None), highest first."""
+    async def spend(self, key: str, period_ms: int, limit: int) -> "Allowance":
+        """Takes one request from key's budget of limit per period (GCRA)."""
     def on_commit(self, listener: Listener) -> None:
         """Calls listener for every commit of a watched game, on any replica."""
     async def watch(self, game_id: str) -> None: ...
@@ -95,6 +134,8 @@ class MemoryStore:
                                      list[GameRecord]]] = {}
         self._creates = 0
         self._listener: Listener | None = None
+        self._indexes: dict[str, dict[str, float]] = {}
+        self._budgets: dict[str, float] = {}  # rate-limit key -> theoretical arrival time
 
     def _live(self, game_id: str):
         item = self._games.get(game_id)
@@ -147,6 +188,37 @@ class MemoryStore:
         return [Change(entry, record) for entry, record
                 in zip(log[version:], records[version:])]
 
+    async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
+        return [await self.load(game_id) for game_id in game_ids]
+
+    async def index_add(self, index: str, member: str, score: float) -> None:
+        self._indexes.setdefault(index, {})[member] = score
+
+    async def index_remove(self, index: str, member: str) -> bool:
+        return self._indexes.get(index, {}).pop(member, None) is not None
+
+    async def index_due(self, indexes: list[str], upto: float,
+                        count: int) -> list[tuple[str, str, float]]:
+        found = []
+        for index in indexes:
+            due = sorted((score, member) for member, score in self._indexes.get(index, {}).items()
+                         if score <= upto)
+            found += [(index, member, score) for score, member in due[:count]]
+        return found
+
+    async def index_page(self, index: str, below: float | None,
+                         count: int) -> list[tuple[str, float]]:
+        members = sorted(((score, member) for member, score in self._indexes.get(index, {}).items()
+                          if below is None or score <= below), reverse=True)
+        return [(member, score) for score, member in members[:count]]
+
+    async def spend(self, key: str, period_ms: int, limit: int) -> Allowance:
+        now = time.monotonic() * 1000
+        if len(self._budgets) > 100_000:  # forget keys whose budget is whole again
+            self._budgets = {k: tat for k, tat in self._budgets.items() if tat > now}
+        allowance, self._budgets[key] = gcra(self._budgets.get(key, now), now, period_ms, limit)
+        return allowance
+
     def on_commit(self, listener: Listener) -> None:
         self._listener = listener  # every commit is in this process: nothing to watch
 
@@ -184,6 +256,37 @@ return 1
 """
 
 
+# KEYS: the budget's key. ARGV: period (ms), limit. Redis' own clock, so every replica
+# counts alike. Returns allowed (0/1), remaining, retry after (ms), reset (ms): see gcra().
+_SPEND = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local interval = tonumber(ARGV[1]) / tonumber(ARGV[2])
+local tolerance = tonumber(ARGV[1]) - interval
+local tat = math.max(tonumber(redis.call('GET', KEYS[1]) or now), now)
+if tat - now > tolerance then
+  return {0, 0, math.floor(tat - now - tolerance) + 1, math.floor(tat - now)}
+end
+tat = tat + interval
+redis.call('SET', KEYS[1], tostring(tat), 'PX', math.ceil(tat - now))
+return {1, math.floor((tolerance - (tat - now)) / interval) + 1, 0, math.floor(tat - now)}
+"""
+
+
+# KEYS: the game's hash.  ARGV: version, blob, meta, TTL seconds.  A script rather than a
+# MULTI pipeline: one round trip, atomic, and the same call on a single node or a cluster.
+_CREATE = """
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'blob', ARGV[2], 'meta', ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+"""
+
+# KEYS: a game's log and records.  ARGV: a version.  Both lists after that version, read
+# atomically; a script, as _CREATE, for one round trip and one call on a node or a cluster.
+_CHANGES = """
+return {redis.call('LRANGE', KEYS[1], ARGV[1], -1), redis.call('LRANGE', KEYS[2], ARGV[1], -1)}
+"""
+
+
 def _keys(game_id: str) -> tuple[str, str, str, str]:
     tag = f"game:{{{game_id}}}"
     return f"{tag}:state", f"{tag}:log", f"{tag}:idempotency", f"{tag}:records"
@@ -194,38 +297,77 @@ def channel(game_id: str) -> str:
     return f"game:{{{game_id}}}:events"
 
 
+# What a failing Redis raises (cluster-wide faults, e.g. no node reachable, are not
+# RedisErrors in redis-py).
+_ERRORS = (RedisError, RedisClusterException)
+
+# Timeouts of every connection: a Redis that does not answer is a 503, never a hang.
+_TIMEOUTS = {"socket_timeout": 5, "socket_connect_timeout": 2}
+
+
+async def _connect(url: str, pool_size: int) -> "redis.Redis | RedisCluster":
+    """A client for the deployment url names: a cluster's when that node runs in cluster
+    mode (INFO cluster says so), else a single node's.  No setting is needed either way."""
+    probe = redis.Redis.from_url(url, **_TIMEOUTS)
+    try:
+        clustered = (await probe.info("cluster")).get("cluster_enabled") == 1
+    finally:
+        await probe.aclose()
+    if clustered:
+        return RedisCluster.from_url(url, max_connections=pool_size, **_TIMEOUTS)
+    # A plain pool: redis-py's blocking pool cost a quarter of a move's CPU time.  A
+    # worker holds at most one connection per request awaiting Redis, so 1024 is a
+    # ceiling no healthy worker reaches; past it a request gets a 503, not a hang.
+    # One immediate retry on a broken connection: after Redis restarts, every pooled
+    # socket is dead, and reconnecting once serves the request instead of a 503.  (A
+    # retried commit cannot apply twice: the script compares the version first.)
+    pool = redis.ConnectionPool.from_url(
+        url, max_connections=pool_size, health_check_interval=30,
+        retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)), **_TIMEOUTS)
+    return redis.Redis(connection_pool=pool)
+
+
 class RedisStore:
-    """Games in Redis, shared by every replica; each game's keys in one cluster slot."""
+    """Games in Redis (one node or a cluster), shared by every replica; each game's keys
+    carry one hash tag, so every command and script of a game stays in one cluster slot."""
 
     def __init__(self, url: str, ttl: int, pool_size: int = 1024) -> None:
-        # A plain pool: redis-py's blocking pool cost a quarter of a move's CPU time.  A
-        # worker holds at most one connection per request awaiting Redis, so 1024 is a
-        # ceiling no healthy worker reaches; past it a request gets a 503, not a hang.
-        pool = redis.ConnectionPool.from_url(
-            url, max_connections=pool_size, socket_timeout=5, socket_connect_timeout=2,
-            health_check_interval=30)
-        self._redis = redis.Redis(connection_pool=pool)
         self._url = url
         self._ttl = ttl
-        self._commit = self._redis.register_script(_COMMIT)
+        self._pool_size = pool_size
+        self._client: redis.Redis | RedisCluster | None = None  # made by the first request
+        self._connecting = asyncio.Lock()
         self._notices = Notices(url)
+
+    async def _redis(self) -> "redis.Redis | RedisCluster":
+        """The client, connected on first use (a Redis that is down at start-up is a 503
+        until it is up, not a service that fails to start)."""
+        if self._client is None:
+            async with self._connecting:
+                if self._client is None:
+                    client = await _connect(self._url, self._pool_size)
+                    self._create = client.register_script(_CREATE)
+                    self._commit = client.register_script(_COMMIT)
+                    self._changes = client.register_script(_CHANGES)
+                    self._spend = client.register_script(_SPEND)
+                    self._client = client
+        return self._client
 
     async def create(self, game_id: str, record: GameRecord) -> None:
         state = _keys(game_id)[0]
         try:
-            async with self._redis.pipeline(transaction=True) as pipe:
-                pipe.hset(state, mapping={"version": record.version, "blob": record.blob,
-                                          "meta": record.meta})
-                pipe.expire(state, self._ttl)
-                await pipe.execute()
-        except RedisError as error:
+            client = await self._redis()
+            await self._create(keys=[state], args=[record.version, record.blob, record.meta,
+                                                   self._ttl], client=client)
+        except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
 
     async def load(self, game_id: str) -> GameRecord | None:
         state = _keys(game_id)[0]
         try:
-            version, blob, meta = await self._redis.hmget(state, ["version", "blob", "meta"])
-        except RedisError as error:
+            client = await self._redis()
+            version, blob, meta = await client.hmget(state, ["version", "blob", "meta"])
+        except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
         return _record(version, blob, meta)
 
@@ -233,43 +375,97 @@ class RedisStore:
                                idempotency_key: str) -> tuple[GameRecord | None, bytes | None]:
         state, _, replays, _ = _keys(game_id)
         try:
-            async with self._redis.pipeline(transaction=False) as pipe:
+            client = await self._redis()
+            async with client.pipeline(transaction=False) as pipe:
                 pipe.hmget(state, ["version", "blob", "meta"])
                 pipe.hget(replays, idempotency_key)
                 (version, blob, meta), replay = await pipe.execute()
-        except RedisError as error:
+        except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
         return _record(version, blob, meta), replay
 
     async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
         record = GameRecord(expected_version + 1, commit.blob, commit.meta)
         try:
-            done = await self._commit(keys=_keys(game_id), args=[
+            client = await self._redis()
+            done = await self._commit(client=client, keys=_keys(game_id), args=[
                 expected_version, commit.blob, commit.entry, self._ttl,
                 commit.idempotency_key or "", commit.response, commit.meta,
                 record.packed(), channel(game_id),
                 f"{expected_version + 1} {time.time():.6f}"])
-        except RedisError as error:
+        except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
         return done == 1
 
     async def history(self, game_id: str) -> list[bytes]:
         try:
-            return await self._redis.lrange(_keys(game_id)[1], 0, -1)
-        except RedisError as error:
+            return await (await self._redis()).lrange(_keys(game_id)[1], 0, -1)
+        except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
 
     async def changes_since(self, game_id: str, version: int) -> list[Change]:
         _, entries_key, _, records_key = _keys(game_id)
-        try:  # one transaction: both lists at the same length
-            async with self._redis.pipeline(transaction=True) as pipe:
-                pipe.lrange(entries_key, version, -1)
-                pipe.lrange(records_key, version, -1)
-                entries, records = await pipe.execute()
-        except RedisError as error:
+        try:  # one script: both lists read at the same length
+            client = await self._redis()
+            entries, records = await self._changes(keys=[entries_key, records_key],
+                                                   args=[version], client=client)
+        except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
         return [Change(entry, GameRecord.unpacked(record))
                 for entry, record in zip(entries, records)]
+
+    async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
+        try:
+            client = await self._redis()
+            async with client.pipeline(transaction=False) as pipe:
+                for game_id in game_ids:
+                    pipe.hmget(_keys(game_id)[0], ["version", "blob", "meta"])
+                rows = await pipe.execute()
+        except _ERRORS as error:
+            raise StoreUnavailable(str(error)) from error
+        return [_record(*row) for row in rows]
+
+    async def index_add(self, index: str, member: str, score: float) -> None:
+        await self._call("zadd", index, {member: score})
+
+    async def index_remove(self, index: str, member: str) -> bool:
+        return await self._call("zrem", index, member) == 1
+
+    async def index_due(self, indexes: list[str], upto: float,
+                        count: int) -> list[tuple[str, str, float]]:
+        try:
+            client = await self._redis()
+            async with client.pipeline(transaction=False) as pipe:
+                for index in indexes:
+                    pipe.zrangebyscore(index, "-inf", upto, start=0, num=count, withscores=True)
+                rows = await pipe.execute()
+        except _ERRORS as error:
+            raise StoreUnavailable(str(error)) from error
+        return [(index, member.decode(), score)
+                for index, row in zip(indexes, rows) for member, score in row]
+
+    async def index_page(self, index: str, below: float | None,
+                         count: int) -> list[tuple[str, float]]:
+        rows = await self._call("zrevrangebyscore", index,
+                                "+inf" if below is None else below, "-inf",
+                                start=0, num=count, withscores=True)
+        return [(member.decode(), score) for member, score in rows]
+
+    async def spend(self, key: str, period_ms: int, limit: int) -> Allowance:
+        try:
+            client = await self._redis()
+            allowed, remaining, retry, reset = await self._spend(
+                keys=[key], args=[period_ms, limit], client=client)
+        except _ERRORS as error:
+            raise StoreUnavailable(str(error)) from error
+        return Allowance(allowed == 1, remaining, retry, reset)
+
+    async def _call(self, command: str, *args, **kwargs):
+        """The client's command of that name; StoreUnavailable if Redis fails."""
+        try:
+            return await getattr(await self._redis(), command)(*args, **kwargs)
+        except _ERRORS as error:
+            raise StoreUnavailable(str(error)) from error
 
     def on_commit(self, listener: Listener) -> None:
         self._notices.listener = listener
@@ -282,13 +478,16 @@ class RedisStore:
 
     async def ping(self) -> None:
         try:
-            await self._redis.ping()
-        except RedisError as error:
+            await (await self._redis()).ping()
+        except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
 
     async def close(self) -> None:
         await self._notices.close()
-        await self._redis.aclose(close_connection_pool=True)
+        if isinstance(self._client, RedisCluster):
+            await self._client.aclose()
+        elif self._client is not None:
+            await self._client.aclose(close_connection_pool=True)
 
 
 class Notices:

@@ -6,6 +6,7 @@ import httpx
 import pytest
 import redis
 
+from tests.clusters import RedisCluster
 from tests.service.servers import SHARED_REDIS, PrivateRedis, Server, server
 
 STORES = {"redis": {"REDIS_URL": SHARED_REDIS}, "memory": {}}
@@ -23,7 +24,7 @@ def clean_test_database() -> Iterator[None]:
 @pytest.fixture(scope="session", params=sorted(STORES))
 def api(request) -> Iterator[Server]:
     """The service, once per store; every API test runs against both."""
-    with server({**STORES[request.param], "ACCESS_LOG": "1"}) as running:
+    with server({**STORES[request.param], "ACCESS_LOG": "1", "TURN_SECONDS_MIN": "1"}) as running:
         running.store = request.param
         yield running
 
@@ -39,3 +40,10 @@ def private_redis() -> Iterator[PrivateRedis]:
     instance = PrivateRedis()
     yield instance
     instance.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster() -> Iterator[RedisCluster]:
+    """A real 3-primary, 3-replica Redis Cluster, started once (a few seconds) per session."""
+    with RedisCluster() as cluster:
+        yield cluster
