@@ -133,7 +133,6 @@ def test_a_commit_of_a_watched_game_is_announced_with_its_version(kind):
     assert run(kind, scenario) == [("g8", 1), ("g8", 2), ("g8", 3)]
 
 
-@stores
 def test_games_watched_while_the_notice_connection_opens_are_announced_too(kind):
     games = [f"g9-{index}" for index in range(20)]
 
