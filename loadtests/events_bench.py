@@ -33,11 +33,11 @@ import json
 import os
 import platform
 import random
+import signal
+import socket
 import statistics
 import subprocess
 import sys
-import signal
-import socket
 import time
 import tracemalloc
 from collections import Counter
@@ -59,8 +59,9 @@ EVENT_METRICS = ("crab_event_streams_open", "crab_events_sent_total",
 class Replica:
     """A service process, started here (or only named by its URL)."""
 
-    def __init__(self, url: str, pid: int | None, process: subprocess.Popen | None = None):
-        self.url, self.pid, self.process = url, pid, process
+    def __init__(self, url: str, pid: int | None, process: subprocess.Popen | None = None,
+                 log: Path | None = None) -> None:
+        self.url, self.pid, self.process, self.log = url, pid, process, log
 
     @classmethod
     def start(cls, port: int, redis_url: str, log: Path, trace: bool) -> "Replica":
@@ -74,9 +75,7 @@ class Replica:
             process = subprocess.Popen([sys.executable, "-m", "service", "--port", str(port)],
                                        cwd=ROOT, env=env, stdout=output,
                                        stderr=subprocess.STDOUT)
-        replica = cls(f"http://127.0.0.1:{port}", process.pid, process)
-        replica.log = log
-        return replica
+        return cls(f"http://127.0.0.1:{port}", process.pid, process, log)
 
     def rss_kib(self) -> int | None:
         if self.pid is None:
@@ -94,7 +93,7 @@ class Replica:
 
     async def snapshot(self, number: int, http: aiohttp.ClientSession) -> tracemalloc.Snapshot:
         """The replica's Python heap (started with trace=True)."""
-        path = Path(self.log.with_suffix(f".snapshot{number}.pickle"))
+        path = self.log.with_suffix(f".snapshot{number}.pickle")
         os.kill(self.pid, signal.SIGUSR1)
         while not path.exists():  # renamed there once written in full
             async with http.get(self.url + "/health"):  # the handler runs when Python does
