@@ -100,6 +100,7 @@ class Target:
             self.counts["accepted"] += 1
             verify_accepted(state, blob, data[-1] if data else 0)
         if self.counts["executions"] % 1000 == 0:
+            STATS.parent.mkdir(parents=True, exist_ok=True)  # a fresh clone has no build/
             STATS.write_text(json.dumps(self.counts))
 
 
