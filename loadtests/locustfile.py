@@ -1,16 +1,20 @@
 """Locust users that play whole games through the API, as real clients do.
 
 Each simulated user creates a game (a mix of both games and their player counts), holds
-every seat's token, and plays it to the end: it reads the spectator view to see who is to
-move, reads that seat's view, and posts one of its legal moves with expected_version.
-Every response is checked: an unexpected status, a version that does not advance by
-exactly one per accepted move, or a game that ends without a result is a failure.
-URLs with ids are grouped under one name per endpoint.
+every human seat's token and plays it to the end as that many browser tabs would: each
+seat follows the game's event stream (GET .../events, Server-Sent Events) instead of
+polling, waits there for its turn (after its own move, the others' and the AI's), and
+posts one of the legal moves its last event lists, with expected_version. Every response
+is checked: an unexpected status, a stream that skips or repeats a version, a version that
+does not advance by exactly one per accepted move, or a game that ends without a result
+is a failure. URLs with ids are grouped under one name per endpoint; the wait from a
+move's response to the event that prompts the next move is reported as
+"SSE /v1/games/[id]/events (next turn)".
 
     locust -f loadtests/locustfile.py --host http://127.0.0.1:8000
     python loadtests/run.py --host http://127.0.0.1:8000 ...   (headless, with a verdict)
 
-A share of the games (--ai-share) involve the AI, half of them each way: a human seat
+A share of the games (--ai-share) involve the AI, each way in turn: a human seat
 against AI seats the server plays (versions then advance by more than one per human
 move: every AI move counts), or a human game whose every move is first asked of
 POST .../suggest and then played as suggested.
@@ -23,6 +27,7 @@ Options (also as environment variables LOCUST_GAMES, LOCUST_THINK_MS, LOCUST_AI_
   --ai-iterations 200                                         AI seats' and suggestions' budget
 """
 
+import json
 import random
 import time
 
@@ -62,6 +67,7 @@ class Player(FastHttpUser):
         self.ai_share = options.ai_share
         self.ai_games = set(options.ai_games.split(","))
         self.ai_budget = {"iterations": options.ai_iterations}
+        self.ai_games_played = 0  # a user's AI games alternate: suggestions first, then AI seats
 
     def call(self, method: str, path: str, name: str, expect: int, token: str | None = None,
              body: dict | None = None) -> dict:
@@ -78,7 +84,8 @@ class Player(FastHttpUser):
     def play_a_game(self) -> None:
         game, players = random.choice(self.games)
         with_ai = game in self.ai_games and random.random() < self.ai_share
-        against_ai = with_ai and random.random() < 0.5
+        against_ai = with_ai and self.ai_games_played % 2 == 1
+        self.ai_games_played += with_ai
         body = {"game": game, "players": players}
         if against_ai:
             body["seats"] = [{"type": "human"}] + [{"type": "ai", **self.ai_budget}] * (players - 1)
@@ -91,17 +98,33 @@ class Player(FastHttpUser):
     def play(self, created: dict, suggest: bool) -> None:
         path = f"/v1/games/{created['id']}"
         tokens = {seat["seat"]: seat["token"] for seat in created["seats"] if "token" in seat}
-        version = None
+        streams: dict[int, EventStream] = {}
+        try:
+            for seat, token in tokens.items():
+                streams[seat] = EventStream(self, path, token)
+            self.play_on(path, tokens, streams, suggest)
+        finally:
+            for stream in streams.values():
+                stream.close()
+
+    def play_on(self, path: str, tokens: dict[int, str], streams: dict[int, "EventStream"],
+                suggest: bool) -> None:
+        version, moved_at = 0, None
         while True:
-            spectator = self.call("GET", path, "/v1/games/[id]", 200)
-            if spectator["status"] == "over":
-                self.finish(path, spectator, spectator["version"])
+            games = {seat: stream.next_turn(version, set(tokens))
+                     for seat, stream in streams.items()}
+            game = next(iter(games.values()))
+            self.check(all(g["version"] == game["version"] for g in games.values()),
+                       "the seats' streams stopped at different versions")
+            if moved_at is not None:
+                events.request.fire(request_type="SSE", name="/v1/games/[id]/events (next turn)",
+                                    response_time=(time.perf_counter() - moved_at) * 1000,
+                                    response_length=0, exception=None, context={})
+            if game["status"] == "over":
+                self.finish(path, game, game["version"])
                 return
-            seat = random.choice(spectator["to_move"])
-            self.check(seat in tokens, f"seat {seat}, an AI seat, is left to move")
-            view = self.call("GET", path, "/v1/games/[id] (seat)", 200, tokens[seat])
-            self.check(version is None or view["version"] >= version,
-                       f"the version went back from {version} to {view['version']}")
+            seat = random.choice([seat for seat in game["to_move"] if seat in tokens])
+            view = games[seat]
             move = random.choice(view["legal_moves"])
             if suggest:
                 move = self.call("POST", f"{path}/suggest", "/v1/games/[id]/suggest", 200,
@@ -109,6 +132,7 @@ class Player(FastHttpUser):
                 self.check(move in view["legal_moves"], "the AI suggested an illegal move")
             after = self.call("POST", f"{path}/moves", "/v1/games/[id]/moves", 200, tokens[seat],
                               {"move": move, "expected_version": view["version"]})
+            moved_at = time.perf_counter()
             self.check(after["version"] == view["version"] + 1,
                        f"a move took version {view['version']} to {after['version']}")
             version = after["version"]
@@ -125,3 +149,47 @@ class Player(FastHttpUser):
             events.request.fire(request_type="CHECK", name="consistency", response_time=0,
                                 response_length=0, exception=GameFailure(what), context={})
             raise GameFailure(what)
+
+
+class EventStream:
+    """One seat's event stream, read as a browser's EventSource reads it."""
+
+    def __init__(self, user: Player, path: str, token: str) -> None:
+        self.user = user
+        self.response = user.client.request("GET", f"{path}/events", name="/v1/games/[id]/events",
+                                            headers={"Authorization": f"Bearer {token}"},
+                                            stream=True)
+        user.check(self.response.status_code == 200,
+                   f"the event stream answered {self.response.status_code}")
+        self.version: int | None = None
+
+    def next_turn(self, version: int, humans: set[int]) -> dict:
+        """The seat's game once it is at version or later and only human seats are to
+        move (the server plays AI seats until then) or the game is over: what a frontend
+        waits for."""
+        while True:
+            game = self.next_event()["game"]
+            if game["version"] >= version and (game["status"] == "over"
+                                               or set(game["to_move"]) <= humans):
+                return game
+
+    def next_event(self) -> dict:
+        data = None
+        while True:
+            # geventhttpclient's readline returns each line as it arrives (locust's
+            # iter_content would wait for a whole chunk of bytes)
+            line = self.response._response.readline(b"\n").rstrip(b"\r\n")
+            if line.startswith(b"data: "):
+                data = line[6:]
+            elif line == b"" and data is not None:
+                event = json.loads(data)
+                self.user.check(self.version is None or event["version"] == self.version + 1,
+                                f"the stream went from version {self.version} to"
+                                f" {event['version']}")
+                self.version = event["version"]
+                return event
+            elif line == b"" and self.response._response.message_complete:
+                self.user.check(False, "the stream ended before the game was over")
+
+    def close(self) -> None:
+        self.response._response.release()  # closes the socket unless the stream was read to its end

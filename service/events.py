@@ -23,7 +23,7 @@ from prometheus_client import Counter, Gauge, Histogram
 
 from service import bodies
 from service.sessions import Session, Sessions
-from service.store import Store
+from service.store import Store, StoreUnavailable
 
 log = logging.getLogger("service.events")
 
@@ -108,6 +108,8 @@ class Feed:
 class Hub:
     """The feeds of this process, fed by the store's commit notices."""
 
+    STORE_RETRY_SECONDS = 1.0  # a stream's next read when the store did not answer
+
     def __init__(self, sessions: Sessions, keep_alive_seconds: float) -> None:
         self.sessions = sessions
         self.keep_alive_seconds = keep_alive_seconds  # keeps proxies from closing idle streams
@@ -170,12 +172,25 @@ class Hub:
 
     async def _versions_after(self, feed: Feed, sent: int) -> AsyncIterator[Version | None]:
         """Each version after sent as it comes; None when a keep-alive is due."""
+        store_down = False
         while not self.draining:
             generation = feed.generation
-            for version in await feed.after(sent):
+            try:
+                versions = await feed.after(sent)
+            except StoreUnavailable as error:
+                # Keep the stream: ending it would send an EventSource back to a 503,
+                # after which it never retries. Read again soon.
+                if not store_down:
+                    log.warning("event stream of %s waits for the store: %s", feed.game_id,
+                                error)
+                store_down, versions = True, []
+            else:
+                store_down = False
+            for version in versions:
                 yield version
                 sent = version.session.record.version
-            if not await feed.wait(generation, self.keep_alive_seconds):
+            timeout = self.STORE_RETRY_SECONDS if store_down else self.keep_alive_seconds
+            if not await feed.wait(generation, min(timeout, self.keep_alive_seconds)):
                 yield None  # also re-reads the log: heals a notice lost on the way
 
     def _event(self, feed: Feed, seat: int | None, version: int, entry: dict | None,

@@ -535,9 +535,10 @@ class Notices:
                                           health_check_interval=15).pubsub(
                 ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(self.HEARTBEAT,
-                                       *[channel(game) for game in self._watched])
+                subscribed = set(self._watched)
+                await pubsub.subscribe(self.HEARTBEAT, *[channel(game) for game in subscribed])
                 self._pubsub, pause = pubsub, 0.05
+                await self._catch_up(pubsub, subscribed)
                 self._tell_all_to_reread()
                 while True:
                     message = await pubsub.get_message(timeout=30)
@@ -550,6 +551,14 @@ class Notices:
                 await pubsub.aclose()
             await asyncio.sleep(pause)
             pause = min(pause * 2, 2.0)
+
+    async def _catch_up(self, pubsub: redis.client.PubSub, subscribed: set[str]) -> None:
+        """Games watched or unwatched while the connection opened: from now on watch()
+        and unwatch() (un)subscribe by themselves."""
+        if late := self._watched - subscribed:
+            await pubsub.subscribe(*[channel(game) for game in late])
+        if gone := subscribed - self._watched:
+            await pubsub.unsubscribe(*[channel(game) for game in gone])
 
     def _tell_all_to_reread(self) -> None:
         if self.listener is not None:

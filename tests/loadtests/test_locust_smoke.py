@@ -10,7 +10,8 @@ from tests.service.servers import ROOT, SHARED_REDIS, server
 sys.path.insert(0, str(ROOT / "loadtests"))
 from run import verdict  # noqa: E402
 
-ENDPOINTS = {"/v1/games", "/v1/games/[id]", "/v1/games/[id] (seat)", "/v1/games/[id]/moves",
+ENDPOINTS = {"/v1/games", "/v1/games/[id]/events", "/v1/games/[id]/events (next turn)",
+             "/v1/games/[id]/moves",
              "/v1/games/[id]/history", "/v1/games/[id]/suggest"}
 
 
@@ -22,7 +23,7 @@ def test_a_short_headless_run_plays_whole_games_without_a_failure(tmp_path):
             [sys.executable, str(ROOT / "loadtests" / "run.py"), "--host", api.url,
              "--users", "4", "--spawn-rate", "4", "--run-time", "20s", "--out", str(tmp_path),
              "--max-p99-ms", "1000"], capture_output=True, text=True, timeout=120,
-            env={**os.environ, "LOCUST_AI_SHARE": "0.6"})
+            env={**os.environ, "LOCUST_AI_SHARE": "1"})  # every Cup the Crab game
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     rows = {row["Name"]: row for row in csv.DictReader((tmp_path / "locust_stats.csv").open())}
     assert ENDPOINTS <= set(rows)

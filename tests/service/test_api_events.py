@@ -199,3 +199,18 @@ def test_a_seats_secret_selection_changes_no_event_that_others_receive(api, clie
                 data["game"].pop("id")
             seen.append(events)
         assert seen[0] == seen[1], f"seat {caller} can tell the selections apart"
+
+
+def test_a_stream_outlives_a_store_outage_with_keep_alives_and_no_error(private_redis):
+    env = {"REDIS_URL": private_redis.url, "EVENTS_KEEP_ALIVE_SECONDS": "1"}
+    with server(env) as api, httpx.Client(base_url=api.url, timeout=30) as client:
+        game = create(client, "cup-the-crab", 2)
+        listener = Listener(events_url(api.url, game["id"]), auth(tokens_of(game)[0]))
+        private_redis.stop()
+        time.sleep(2.5)  # keep-alives re-read the log: the store is down for each of them
+        comments = listener.comments
+        time.sleep(1.5)
+        assert listener.comments > comments and listener.error is None
+        assert not listener.ended_by_server and listener.ids() == [0]
+        listener.stop()
+        assert "Exception in ASGI application" not in api.output()

@@ -133,6 +133,24 @@ def test_a_commit_of_a_watched_game_is_announced_with_its_version(kind):
     assert run(kind, scenario) == [("g8", 1), ("g8", 2), ("g8", 3)]
 
 
+def test_games_watched_while_the_notice_connection_opens_are_announced_too(kind):
+    games = [f"g9-{index}" for index in range(20)]
+
+    async def scenario(store):
+        heard: set[str] = set()
+        store.on_commit(lambda game, version, at: heard.add(game) if version > 0 else None)
+        for game in games:  # one every 2 ms, from before the connection exists until after
+            await store.create(game, RECORD)
+            await store.watch(game)
+            await asyncio.sleep(0.002)
+        await asyncio.sleep(0.2)
+        for game in games:
+            await store.commit(game, 0, Commit(b"x", META, b"e"))
+        await asyncio.sleep(0.2)
+        return heard
+    assert run(kind, scenario) == set(games)
+
+
 def test_redis_keys_of_one_game_share_a_hash_tag_and_carry_the_ttl():
     async def scenario(store):
         await store.create("tagged", RECORD)
