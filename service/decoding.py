@@ -4,8 +4,15 @@ Litestar decodes JSON into Python objects, then converts them to the handler's `
 in msgspec's lax mode (where `"2"` is 2). The API promises strict decoding, so this request
 class decodes the body once with msgspec in strict mode into that type; Litestar's
 conversion then receives the finished struct and passes it through unchanged.
+
+Strict is about types, not about how a number is spelled: JSON has one number type, and
+JSON Schema (hence the OpenAPI document) counts `2.0` as the integer 2. msgspec refuses a
+float where an int is declared, so a body it refuses is decoded once more with integral
+numbers read as ints; only bodies that were going to be refused pay for that.
 """
 
+import math
+from decimal import Decimal
 from typing import Any
 
 import msgspec
@@ -16,6 +23,22 @@ from litestar.types import Empty
 
 class MalformedBody(ClientException):
     """A body that is not JSON, or is nested too deeply to be any request of this API."""
+
+
+def _integral_as_int(literal: str) -> int | float:
+    """A JSON number with a fraction or exponent: an int if it is a whole number.
+
+    Only numbers a double can hold are considered, so `1e999999999` stays a float (and is
+    refused) instead of becoming an int of a billion digits."""
+    approximate = float(literal)
+    if math.isfinite(approximate):
+        exact = Decimal(literal)
+        if exact == exact.to_integral_value():
+            return int(exact)
+    return approximate
+
+
+_NUMBERS_AS_SCHEMA_READS_THEM = msgspec.json.Decoder(float_hook=_integral_as_int)
 
 
 class StrictRequest(Request):
@@ -31,7 +54,11 @@ class StrictRequest(Request):
         if not body:
             raise MalformedBody("the request body is empty: send a JSON object")
         try:
-            return msgspec.json.decode(body, type=field.annotation, strict=True)
+            try:
+                return msgspec.json.decode(body, type=field.annotation, strict=True)
+            except msgspec.ValidationError:
+                plain = _NUMBERS_AS_SCHEMA_READS_THEM.decode(body)
+                return msgspec.convert(plain, field.annotation, strict=True)
         except msgspec.ValidationError as error:
             raise ValidationException(extra=[{"message": str(error)}]) from None
         except msgspec.DecodeError as error:

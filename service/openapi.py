@@ -65,11 +65,70 @@ def contract(document: dict[str, Any]) -> dict[str, Any]:
                 "description": "a move of the game, as its legal_moves list it"}
     schemas["MoveRequest"]["properties"]["move"] = any_move
     schemas["Problem"]["properties"]["legal_moves"]["items"] = any_move
-    document.setdefault("components", {})["schemas"] = schemas
+    components = document.setdefault("components", {})
+    components["schemas"] = schemas
+    components["securitySchemes"] = {SEAT_TOKEN: {
+        "type": "http", "scheme": "bearer",
+        "description": "A seat's token, as POST /v1/games returned it (shown once)"}}
     for operations in document["paths"].values():
         for operation in operations.values():
             _drop_litestar_default_400(operation)
+    _seat_tokens(document)
+    _links(document)
     return document
+
+
+SEAT_TOKEN = "seatToken"
+GAMES, GAME = "/v1/games", "/v1/games/{game_id}"
+# Reads work without a token too (a spectator's view); moves and suggestions need one.
+_TOKEN_TAKEN = {(GAME, "get"): [{}, {SEAT_TOKEN: []}],
+                (f"{GAME}/legal-moves", "get"): [{}, {SEAT_TOKEN: []}],
+                (f"{GAME}/history", "get"): [{}, {SEAT_TOKEN: []}],
+                (f"{GAME}/moves", "post"): [{SEAT_TOKEN: []}],
+                (f"{GAME}/suggest", "post"): [{SEAT_TOKEN: []}]}
+MAX_SEATS = 5  # the most seats a game has: one link per seat's token
+
+
+def _seat_tokens(document: dict[str, Any]) -> None:
+    for (path, method), security in _TOKEN_TAKEN.items():
+        document["paths"][path][method]["security"] = security
+
+
+def _links(document: dict[str, Any]) -> None:
+    """OpenAPI links: how a client (and a stateful fuzzer) goes from a created game to its
+    reads and moves. A seat's token travels in Authorization, from the create response to
+    that seat's reads; from there on the client keeps sending it (a link cannot say
+    `$request.header.Authorization`: Authorization is a security scheme, not a parameter)."""
+    paths = document["paths"]
+
+    def link(path: str, method: str, description: str, parameters: dict[str, str],
+             **body: str) -> dict[str, Any]:
+        found: dict[str, Any] = {"operationId": paths[path][method]["operationId"],
+                                 "description": description, "parameters": parameters}
+        if body:
+            found["requestBody"] = body
+        return found
+
+    created = {}
+    for seat in range(MAX_SEATS):
+        as_seat = {"path.game_id": "$response.body#/id",
+                   "header.Authorization": f"Bearer {{$response.body#/seats/{seat}/token}}"}
+        for name, path in (("Read", GAME), ("LegalMoves", f"{GAME}/legal-moves"),
+                           ("History", f"{GAME}/history")):
+            created[f"{name}AsSeat{seat}"] = link(path, "get", f"as seat {seat}", as_seat)
+    paths[GAMES]["post"]["responses"]["201"]["links"] = created
+    same_game = {"path.game_id": "$request.path.game_id"}
+    play_first = link(f"{GAME}/moves", "post", "the seat plays its first legal move (with"
+                      " the same token)", same_game, move="$response.body#/legal_moves/0",
+                      expected_version="$response.body#/version")
+    for path in (GAME, f"{GAME}/legal-moves"):
+        paths[path]["get"]["responses"]["200"]["links"] = {"PlayFirstLegalMove": play_first}
+    paths[f"{GAME}/moves"]["post"]["responses"]["200"]["links"] = {
+        "PlayNextLegalMove": play_first,
+        "LegalMovesAfter": link(f"{GAME}/legal-moves", "get", "the seat's moves now (with"
+                                " the same token)", same_game),
+        "SuggestNext": link(f"{GAME}/suggest", "post", "the AI's advice to the seat (with"
+                            " the same token)", same_game)}
 
 
 def _drop_litestar_default_400(operation: dict[str, Any]) -> None:
