@@ -4,7 +4,6 @@ import gc
 import logging
 
 from litestar import Litestar
-from litestar.config.cors import CORSConfig
 from litestar.di import Provide
 from litestar.static_files import create_static_files_router
 from swagger_ui_bundle import swagger_ui_path
@@ -12,6 +11,7 @@ from swagger_ui_bundle import swagger_ui_path
 from service.config import Settings
 from service.controllers.games import GamesController
 from service.controllers.health import HealthController
+from service.cors import cors
 from service.decoding import StrictRequest
 from service.observe import metrics, observer
 from service.openapi import SWAGGER_ASSETS, openapi_config
@@ -19,17 +19,6 @@ from service.problems import HANDLERS
 from service.robots import Robots
 from service.sessions import Sessions
 from service.store import Store, open_store
-
-
-def _cors(settings: Settings) -> CORSConfig | None:
-    """Browser frontends on other origins: only those CORS_ORIGINS names (none by default)."""
-    if not settings.cors_origins:
-        return None
-    return CORSConfig(allow_origins=list(settings.cors_origins),
-                      allow_methods=["GET", "POST", "OPTIONS"],
-                      allow_headers=["Authorization", "Content-Type", "Idempotency-Key",
-                                     "If-None-Match", "Last-Event-ID"],
-                      expose_headers=["ETag", "Retry-After", "Location"], max_age=600)
 
 
 def create_app(settings: Settings | None = None, store: Store | None = None) -> Litestar:
@@ -56,10 +45,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                       "robots": Provide(lambda: robots, sync_to_thread=False),
                       "store": Provide(lambda: store, sync_to_thread=False)},
         exception_handlers=HANDLERS, middleware=[observer(settings.access_log)],
-        openapi_config=openapi_config(), request_class=StrictRequest, cors_config=_cors(settings),
+        openapi_config=openapi_config(), request_class=StrictRequest,
         request_max_body_size=settings.max_body_bytes, on_startup=[freeze_startup_objects],
         on_shutdown=[close_store],
         logging_config=None)
     app.state.settings = settings
+    if settings.cors_origins:  # around the router, as Litestar's own CORS: every answer has it
+        app.asgi_handler = cors(settings.cors_origins)(app.asgi_handler)
     logging.getLogger("service").setLevel(logging.INFO)
     return app
