@@ -106,7 +106,10 @@ def _links(document: dict[str, Any]) -> None:
         found: dict[str, Any] = {"operationId": paths[path][method]["operationId"],
                                  "description": description, "parameters": parameters}
         if body:
+            # The body as given: schemathesis would otherwise merge generated fields into
+            # the move, and a legal move with an extra field is no longer legal.
             found["requestBody"] = body
+            found["x-schemathesis"] = {"merge_body": False}
         return found
 
     created = {}

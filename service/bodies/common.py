@@ -4,6 +4,8 @@ from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
 
+from service.schemas import GameName
+
 ViewT = TypeVar("ViewT")
 MoveT = TypeVar("MoveT")
 SeenMoveT = TypeVar("SeenMoveT")
@@ -73,7 +75,7 @@ class SeatToken(msgspec.Struct, kw_only=True):
 class Created(msgspec.Struct, kw_only=True):
     """A new game: its id, and a token per human seat (the store keeps only a hash)."""
     id: str
-    game: str
+    game: GameName
     version: int
     seeded: bool
     seats: list[SeatToken]
