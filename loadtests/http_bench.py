@@ -8,6 +8,8 @@ baseline app of loadtests/baseline_app.py with the same uvicorn settings (1 work
 httptools), then measures with wrk, several runs each, medians reported:
 
 - GET a seat's view (in the play phase) vs the baseline's Redis GET;
+- the same GET with If-None-Match naming the current ETag (a 304, no body), where the
+  service sends ETags, vs the same baseline GET;
 - POST a legal move (each prepared move posted once) vs the baseline's Redis GET + SET;
 - p99 of the game endpoints at about half of their peak rate.
 """
@@ -126,10 +128,17 @@ def main() -> None:
             headers={"Content-Type": "application/json"})).read())
         assert blob["key"] == "k"
         moves_file = Path(tempfile.mkstemp(suffix=".moves")[1])
-        figures: dict[str, list[dict]] = {k: [] for k in ("view", "base-get", "move", "base-set")}
+        etag = urllib.request.urlopen(urllib.request.Request(
+            view_url, headers={"Authorization": f"Bearer {token}"})).headers.get("ETag")
+        names = ("view", "view-304", "base-get", "move", "base-set")
+        figures: dict[str, list[dict]] = {k: [] for k in names if k != "view-304" or etag}
         for _ in range(args.runs):
             figures["view"].append(wrk(view_url, args.seconds, args.connections, "fixed.lua",
                                        {"TOKEN": token}))
+            if etag:
+                figures["view-304"].append(wrk(view_url, args.seconds, args.connections,
+                                               "fixed.lua", {"TOKEN": token,
+                                                             "IF_NONE_MATCH": etag}))
             figures["base-get"].append(wrk("http://127.0.0.1:8602/baseline/k", args.seconds,
                                            args.connections, "fixed.lua", {}))
             expected = int(max(figures["view"][-1]["rps"], 1000) * args.seconds * 1.2)
@@ -150,13 +159,18 @@ def report(figures, args, view_url, token, redis_url, moves_file) -> None:
     peak = {name: median(runs) for name, runs in figures.items()}
     print(f"# {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, 1 server worker, wrk -t2"
           f" -c{args.connections} -d{args.seconds}s, medians of {args.runs} runs")
-    for name, label in (("view", "GET view (game)"), ("base-get", "GET baseline (Redis GET)"),
+    for name, label in (("view", "GET view (game)"), ("view-304", "GET view, If-None-Match (304)"),
+                        ("base-get", "GET baseline (Redis GET)"),
                         ("move", "POST move (game)"), ("base-set", "POST baseline (GET+SET)")):
+        if name not in peak:
+            continue
         f = peak[name]
-        print(f"{label:28} {f['rps']:9,.0f} req/s  p50 {f['p50']:6.2f} ms  p99 {f['p99']:6.2f} ms"
+        print(f"{label:30} {f['rps']:9,.0f} req/s  p50 {f['p50']:6.2f} ms  p99 {f['p99']:6.2f} ms"
               f"  non-2xx {f['bad']:.0f}")
     print(f"view/baseline throughput {peak['view']['rps'] / peak['base-get']['rps']:.0%},"
-          f" move/baseline {peak['move']['rps'] / peak['base-set']['rps']:.0%}")
+          f" move/baseline {peak['move']['rps'] / peak['base-set']['rps']:.0%}"
+          + (f", 304/baseline {peak['view-304']['rps'] / peak['base-get']['rps']:.0%}"
+             if "view-304" in peak else ""))
     half_view = peak["view"]["rps"] / 2
     delay = {"DELAY_MS": str(int(1000 * args.connections / half_view))}
     view = median([wrk(view_url, args.seconds, args.connections, "fixed.lua",
