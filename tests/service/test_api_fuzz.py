@@ -1,16 +1,13 @@
 """schemathesis against the served API on both stores: every check, every phase, and a
 stateful run that follows the document's links from a new game to its moves.
 
-Bounded to seconds here; the long run (thousands of cases, the same configuration) is
-the command docs/reliability.md gives with its counts.
+Bounded to seconds here; the long run (thousands of cases, the same settings) is
+`python -m tests.service.fuzzing`, whose counts docs/reliability.md records.
 """
 
 import collections
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import hypothesis
 import pytest
@@ -19,11 +16,8 @@ from hypothesis.errors import Flaky
 from schemathesis.config import SchemathesisConfig
 
 from tests.service.conftest import STORES
+from tests.service.fuzzing import CONFIG, FUZZED_ENV, counts, schemathesis_run, summary_of
 from tests.service.servers import Server, server
-
-CONFIG = Path(__file__).with_name("schemathesis.toml")
-# Small AI budgets: the fuzzer creates AI seats and asks for suggestions by the hundred.
-FUZZED_ENV = {"ACCESS_LOG": "0", "AI_MAX_ITERATIONS": "50", "AI_MAX_TIME_MS": "10"}
 # Links after which the client keeps sending the token it used (see service/openapi.py:
 # a link cannot name the Authorization header of the request it comes from).
 SAME_SEAT_LINKS = {"PlayFirstLegalMove", "PlayNextLegalMove", "LegalMovesAfter",
@@ -36,24 +30,15 @@ def fuzzed(request) -> Iterator[Server]:
         yield running
 
 
-def schemathesis_run(url: str, *options: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "schemathesis.cli", "--config-file", str(CONFIG), "run",
-         f"{url}/schema/openapi.json", "--checks", "all", "--workers", "1",
-         "--generation-database", "none", *options],
-        capture_output=True, text=True, timeout=300)
-
-
 def test_schemathesis_with_every_check_and_phase_finds_nothing(fuzzed):
     run = schemathesis_run(fuzzed.url, "--max-examples", "10", "--seed", "20261130")
-    summary = run.stdout[run.stdout.rfind("SUMMARY"):]
+    summary = summary_of(run)
     assert run.returncode == 0, run.stdout[-6000:]
     assert "❌" not in summary and "🚫" not in summary, summary
     for phase in ("Coverage", "Fuzzing", "Stateful"):  # Examples: none are in the document
         assert f"✅ {phase}" in summary, summary
-    generated = re.search(r"(\d+) generated, (\d+) passed", summary)
-    assert generated and generated.group(1) == generated.group(2), summary
-    assert int(generated.group(1)) > 200
+    generated, passed = counts(summary)
+    assert generated == passed > 200, summary
 
 
 def test_stateful_fuzzing_follows_the_links_from_a_new_game_to_legal_moves(fuzzed):
