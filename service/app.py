@@ -26,6 +26,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     store = store or open_store(settings.redis_url, settings.game_ttl)
     sessions = Sessions(store)
     robots = Robots(sessions, settings)
+    def robots_of(sessions: Sessions) -> Robots:
+        # Robots play over sessions, and saying so makes Litestar resolve the two one
+        # after the other: dependencies it sees as independent it resolves in a task group,
+        # a task each, on every request that takes both (a tenth of a read's CPU).
+        return robots
+
     def freeze_startup_objects() -> None:
         # Modules, routes and schemas live as long as the process: keeping them out of the
         # collector's generations shortens every full collection, hence the latency tail.
@@ -42,7 +48,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                                                    directories=[swagger_ui_path],
                                                    include_in_schema=False)],
         dependencies={"sessions": Provide(lambda: sessions, sync_to_thread=False),
-                      "robots": Provide(lambda: robots, sync_to_thread=False),
+                      "robots": Provide(robots_of, sync_to_thread=False),
                       "store": Provide(lambda: store, sync_to_thread=False)},
         exception_handlers=HANDLERS, middleware=[observer(settings.access_log)],
         openapi_config=openapi_config(), request_class=StrictRequest,
