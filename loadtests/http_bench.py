@@ -13,6 +13,10 @@ httptools), then measures with wrk, several runs each, medians reported:
 - POST a legal move (each prepared move posted once) vs the baseline's Redis GET + SET;
 - p99 of the game endpoints at about half of their peak rate.
 
+Each line also gives the server's CPU time per request (from /proc): on a machine shared
+with other work, requests/s follow the neighbours' load; CPU per request hardly does, so
+its ratio to the baseline's is the steadier comparison.
+
 With --compare TREE (a worktree of an earlier commit, say), that tree's service is served
 too and measured in the same runs, interleaved, so a before/after comparison shares the
 machine's load of the moment.
@@ -64,18 +68,31 @@ def start(command: list[str], env: dict[str, str], port: int,
     raise RuntimeError(f"{command} did not start")
 
 
-def wrk(url: str, seconds: int, connections: int, script: str, env: dict[str, str]) -> dict:
-    """Runs wrk once; requests/s, p50 and p99 in ms, and non-2xx responses."""
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wrk(url: str, seconds: int, connections: int, script: str, env: dict[str, str],
+        server: int | None = None) -> dict:
+    """Runs wrk once; requests/s, p50 and p99 in ms, responses with status >= 400 and,
+    given the server's pid, its CPU time per request in us: unlike requests/s, that hardly
+    moves with what else the (shared) machine runs."""
+    cpu_before = cpu_seconds(server) if server else 0.0
     out = subprocess.run(
         ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(HERE / script),
          url], env={**os.environ, "THREADS": "2", **env}, capture_output=True, text=True,
         check=True).stdout
+    cpu = cpu_seconds(server) - cpu_before if server else 0.0
     def latency(pct: str) -> float:
         value, unit = re.search(rf"^\s+{pct}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M).groups()
         return float(value) * UNITS[unit]
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
     return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
-            "p50": latency("50"), "p99": latency("99"), "bad": int(bad.group(1)) if bad else 0}
+            "p50": latency("50"), "p99": latency("99"), "bad": int(bad.group(1)) if bad else 0,
+            "cpu_us": 1e6 * cpu / max(requests, 1)}
 
 
 async def prepare_moves(redis_url: str, games: int, path: Path) -> None:
@@ -167,7 +184,7 @@ def main() -> None:
         moves_file = Path(tempfile.mkstemp(suffix=".moves")[1])
         figures: dict[str, list[dict]] = collections.defaultdict(list)
         for _ in range(args.runs):
-            measure_once(args, targets, figures, redis_url, moves_file)
+            measure_once(args, targets, baseline.pid, figures, redis_url, moves_file)
         report(figures, args, targets, redis_url, moves_file)
     finally:
         for process in [target.process for target in targets] + [baseline]:
@@ -175,26 +192,31 @@ def main() -> None:
             process.wait()
 
 
-def measure_once(args, targets: list[Target], figures, redis_url: str, moves_file: Path) -> None:
+def measure_once(args, targets: list[Target], baseline: int, figures, redis_url: str,
+                 moves_file: Path) -> None:
     """One run: each target's view (and 304), the baseline's GET, each target's moves, the
     baseline's GET + SET, one after the other."""
     bench = functools.partial(wrk, seconds=args.seconds, connections=args.connections)
     for target in targets:
         figures[f"view {target.label}"].append(bench(target.view_url, script="fixed.lua",
-                                                     env={"TOKEN": target.token}))
+                                                     env={"TOKEN": target.token},
+                                                     server=target.process.pid))
         if target.etag:
             figures[f"304 {target.label}"].append(bench(
                 target.view_url, script="fixed.lua",
-                env={"TOKEN": target.token, "IF_NONE_MATCH": target.etag}))
+                env={"TOKEN": target.token, "IF_NONE_MATCH": target.etag},
+                server=target.process.pid))
     figures["base-get"].append(bench("http://127.0.0.1:8602/baseline/k", script="fixed.lua",
-                                     env={}))
+                                     env={}, server=baseline))
     for target in targets:
         expected = int(max(figures[f"view {target.label}"][-1]["rps"], 1000) * args.seconds * 1.2)
         asyncio.run(prepare_moves(redis_url, expected // 2 + 1, moves_file))
         figures[f"move {target.label}"].append(bench(target.url, script="moves.lua",
-                                                     env={"MOVES": str(moves_file)}))
+                                                     env={"MOVES": str(moves_file)},
+                                                     server=target.process.pid))
     figures["base-set"].append(bench("http://127.0.0.1:8602/baseline/k", script="fixed.lua",
-                                     env={"METHOD": "POST", "BODY": '{"move": {}}'}))
+                                     env={"METHOD": "POST", "BODY": '{"move": {}}'},
+                                     server=baseline))
 
 
 def report(figures, args, targets: list[Target], redis_url, moves_file) -> None:
@@ -211,15 +233,19 @@ def report(figures, args, targets: list[Target], redis_url, moves_file) -> None:
     for name, label in rows:
         if name in peak:
             f = peak[name]
-            print(f"{label:34} {f['rps']:9,.0f} req/s  p50 {f['p50']:6.2f} ms"
-                  f"  p99 {f['p99']:7.2f} ms  non-2xx {f['bad']:.0f}")
+            print(f"{label:34} {f['rps']:7,.0f} req/s  p50 {f['p50']:6.2f} ms"
+                  f"  p99 {f['p99']:7.2f} ms  CPU {f['cpu_us']:4,.0f} us/req"
+                  f"  errors {f['bad']:.0f}")
+    def ratio(ours: str, base: str) -> str:
+        return (f"{peak[ours]['rps'] / peak[base]['rps']:.0%} by req/s,"
+                f" {peak[base]['cpu_us'] / peak[ours]['cpu_us']:.0%} by CPU/req")
+
     for t in targets:
-        ratios = [f"view/baseline {peak[f'view {t.label}']['rps'] / peak['base-get']['rps']:.0%}",
-                  f"move/baseline {peak[f'move {t.label}']['rps'] / peak['base-set']['rps']:.0%}"]
+        ratios = [f"view/baseline {ratio(f'view {t.label}', 'base-get')}",
+                  f"move/baseline {ratio(f'move {t.label}', 'base-set')}"]
         if f"304 {t.label}" in peak:
-            ratios.append(f"304/baseline GET"
-                          f" {peak[f'304 {t.label}']['rps'] / peak['base-get']['rps']:.0%}")
-        print(f"{t.label}: " + ", ".join(ratios))
+            ratios.append(f"304/baseline GET {ratio(f'304 {t.label}', 'base-get')}")
+        print(f"{t.label}: " + "; ".join(ratios))
     ours = targets[0]
     half_view = peak[f"view {ours.label}"]["rps"] / 2
     delay = {"DELAY_MS": str(int(1000 * args.connections / half_view))}
