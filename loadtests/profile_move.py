@@ -1,6 +1,6 @@
 """Where a move's time goes: py-spy samples one server worker while wrk posts moves.
 
-    python loadtests/profile_move.py [--seconds 20] [--connections 32] [--rate 250]
+    python loadtests/profile_move.py [--seconds 20] [--connections 32] [--rate 250] [--tree DIR]
 
 Needs wrk, py-spy (dev extra; run as root or with ptrace allowed) and Redis (REDIS_URL,
 default database 12, flushed). It serves the API (`python -m service`, 1 worker, Redis),
@@ -85,6 +85,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=20)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--rate", type=int, default=250, help="py-spy samples per second")
+    parser.add_argument("--tree", type=Path, default=ROOT,
+                        help="profile the service of another checkout (e.g. an earlier commit)")
     parser.add_argument("--summarize", type=Path, metavar="FOLDED",
                         help="only summarize py-spy's raw output of an earlier run")
     args = parser.parse_args()
@@ -99,7 +101,7 @@ def main() -> None:
     moves = Path(tempfile.mkstemp(suffix=".moves")[1])
     asyncio.run(prepare_moves(redis_url, 2500 * args.seconds, moves))
     server = start([sys.executable, "-m", "service", "--port", "8603"],
-                   {"REDIS_URL": redis_url, "ACCESS_LOG": "0"}, 8603)
+                   {"REDIS_URL": redis_url, "ACCESS_LOG": "0"}, 8603, cwd=args.tree)
     folded = Path(tempfile.mkstemp(suffix=".folded")[1])
     try:
         spy = subprocess.Popen(["py-spy", "record", "--pid", str(server.pid), "--rate",
