@@ -9,10 +9,17 @@ from litestar.static_files import create_static_files_router
 from swagger_ui_bundle import swagger_ui_path
 
 from service.config import Settings
+from service.controllers.events import EventsController
 from service.controllers.games import GamesController
 from service.controllers.health import HealthController
+from service.controllers.lobby import LobbyController
 from service.cors import cors
 from service.decoding import StrictRequest
+from service.drain import Drain
+from service.clocks import Clocks
+from service.events import Hub
+from service.limits import Limit, RateLimits, trusted_proxies
+from service.lobby import Lobby
 from service.observe import metrics, observer
 from service.openapi import SWAGGER_ASSETS, openapi_config
 from service.problems import HANDLERS
@@ -21,16 +28,43 @@ from service.sessions import Sessions
 from service.store import Store, open_store
 
 
+def _rate_limits(settings: Settings, store: Store) -> RateLimits:
+    return RateLimits(store, {
+        "creates": Limit("creates", settings.creates_per_minute, 60_000, per_token=False),
+        "moves": Limit("moves", settings.moves_per_second, 1_000, per_token=True),
+    }, trusted_proxies(settings.trusted_proxies))
+
+
 def create_app(settings: Settings | None = None, store: Store | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     store = store or open_store(settings.redis_url, settings.game_ttl)
     sessions = Sessions(store)
     robots = Robots(sessions, settings)
-    def robots_of(sessions: Sessions) -> Robots:
-        # Robots play over sessions, and saying so makes Litestar resolve the two one
-        # after the other: dependencies it sees as independent it resolves in a task group,
-        # a task each, on every request that takes both (a tenth of a read's CPU).
+    hub = Hub(sessions, settings.keep_alive_seconds)
+    lobby = Lobby(sessions)
+    drain = Drain(hub)
+    clocks = Clocks(sessions, robots)
+
+    # Each provider names what its object is built on, as the constructors above do.
+    # Litestar resolves a handler's dependencies level by level of that graph and starts
+    # an anyio task group, a task per dependency, for every level of two or more: with
+    # independent providers every read and move paid for one, half of a read's CPU in the
+    # app (loadtests/asgi_bench.py, docs/benchmarks.md). A read (sessions, robots, clocks)
+    # now resolves one at a time.
+    def robots_on(sessions: Sessions) -> Robots:
         return robots
+
+    def clocks_on(robots: Robots) -> Clocks:
+        return clocks
+
+    def lobby_on(sessions: Sessions) -> Lobby:
+        return lobby
+
+    def hub_on(sessions: Sessions) -> Hub:
+        return hub
+
+    def drain_on(hub: Hub) -> Drain:
+        return drain
 
     def freeze_startup_objects() -> None:
         # Modules, routes and schemas live as long as the process: keeping them out of the
@@ -39,20 +73,28 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         gc.freeze()
 
     async def close_store() -> None:
+        await clocks.stop()
         await robots.close()
         await store.close()
 
     app = Litestar(
-        route_handlers=[GamesController, HealthController, metrics,
+        route_handlers=[GamesController, LobbyController, EventsController, HealthController,
+                        metrics,
                         create_static_files_router(path=SWAGGER_ASSETS,
                                                    directories=[swagger_ui_path],
                                                    include_in_schema=False)],
         dependencies={"sessions": Provide(lambda: sessions, sync_to_thread=False),
-                      "robots": Provide(robots_of, sync_to_thread=False),
+                      "robots": Provide(robots_on, sync_to_thread=False),
+                      "hub": Provide(hub_on, sync_to_thread=False),
+                      "lobby": Provide(lobby_on, sync_to_thread=False),
+                      "clocks": Provide(clocks_on, sync_to_thread=False),
+                      "drain": Provide(drain_on, sync_to_thread=False),
                       "store": Provide(lambda: store, sync_to_thread=False)},
-        exception_handlers=HANDLERS, middleware=[observer(settings.access_log)],
+        exception_handlers=HANDLERS,
+        middleware=[observer(settings.access_log), _rate_limits(settings, store)],
         openapi_config=openapi_config(), request_class=StrictRequest,
-        request_max_body_size=settings.max_body_bytes, on_startup=[freeze_startup_objects],
+        request_max_body_size=settings.max_body_bytes,
+        on_startup=[freeze_startup_objects, clocks.start, drain.install],
         on_shutdown=[close_store],
         logging_config=None)
     app.state.settings = settings

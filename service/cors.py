@@ -13,7 +13,8 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 ALLOW_METHODS = b"GET, POST, OPTIONS"
 ALLOW_HEADERS = b"Authorization, Content-Type, Idempotency-Key, If-None-Match, Last-Event-ID"
-EXPOSE_HEADERS = b"ETag, Retry-After, Location"
+EXPOSE_HEADERS = (b"ETag, Retry-After, Location, RateLimit-Limit, RateLimit-Remaining,"
+                  b" RateLimit-Reset, RateLimit-Policy")
 MAX_AGE = b"600"
 
 

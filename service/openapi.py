@@ -15,16 +15,18 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 
 from service import bodies
-from service.bodies.common import Created, Health, Problem, Ready
-from service.schemas import Budget, CreateGame, MoveRequest
+from service.bodies.common import Created, Health, Joined, Problem, Ready, WaitingList
+from service.schemas import Budget, CreateGame, JoinRequest, MoveRequest
 
 PROBLEM_JSON = "application/problem+json"
 SWAGGER_ASSETS = "/schema/assets"
 REF = "#/components/schemas/{name}"
 
 # Every body type of the API; msgspec also makes the schema of each struct they contain.
-BODY_TYPES: list[Any] = [CreateGame, MoveRequest, Budget, Created, bodies.GameBody,
+BODY_TYPES: list[Any] = [CreateGame, MoveRequest, Budget, JoinRequest, Created, Joined,
+                         WaitingList, bodies.GameBody,
                          bodies.LegalMovesBody, bodies.HistoryBody, bodies.SuggestionBody,
+                         *bodies.EVENTS.values(),
                          Problem, Health, Ready, *bodies.MOVE_UNIONS.values()]
 
 _WHEN = {
@@ -33,14 +35,21 @@ _WHEN = {
     401: "The token opens no seat of this game, or a seat's token is required"
          " (`unauthorized`)",
     404: "No game has this id, or it expired after going idle (`game-not-found`)",
-    409: "The game moved on (`version-conflict`, with `current_version`), or the seat has"
-         " nothing to decide now (`not-your-turn`)",
+    409: "The game moved on (`version-conflict`, with `current_version`), the seat has"
+         " nothing to decide now (`not-your-turn`), the game waits for players"
+         " (`game-waiting`), a seat is taken or the game full (`seat-taken`, `game-full`),"
+         " the game started (`game-started`) or is not over (`game-not-over`)",
     413: "The body is larger than the server accepts (`body-too-large`)",
     422: "Understood but refused: the game or its options (`invalid-game`), the move"
          " (`illegal-move`, with `legal_moves`), the AI budget (`budget-refused`), a reused"
-         " idempotency key (`idempotency-key-reused`)",
-    503: "The game store cannot be reached; nothing was changed (`store-unavailable`,"
-         " `Retry-After`)",
+         " idempotency key (`idempotency-key-reused`), a seat that does not exist"
+         " (`no-such-seat`), a cursor this API did not give (`invalid-cursor`)",
+    429: "Over the rate limit of this client address (creates, joins) or seat token"
+         " (moves, suggestions): `rate-limited`, with `Retry-After` and the RateLimit"
+         " headers",
+    503: "The game store cannot be reached (`store-unavailable`), or the AI is busy with"
+         " other suggestions (`ai-busy`); nothing was changed, `Retry-After` says when to"
+         " retry",
 }
 
 
@@ -75,17 +84,36 @@ def contract(document: dict[str, Any]) -> dict[str, Any]:
             _drop_litestar_default_400(operation)
     _seat_tokens(document)
     _links(document)
+    _event_streams(document)
     return document
+
+
+EVENT_STREAM = "text/event-stream"
+
+
+def _event_streams(document: dict[str, Any]) -> None:
+    """An event stream's body is text (Litestar leaves its schema empty, i.e. anything);
+    the data of each event is one of the game's event schemas, which the document lists."""
+    events = " or ".join(f"`{type_.__name__}`" for type_ in bodies.EVENTS.values())
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            for response in operation["responses"].values():
+                stream = response.get("content", {}).get(EVENT_STREAM)
+                if stream is not None:
+                    stream["schema"] = {"type": "string", "description": (
+                        f"Server-Sent Events: `id:` the version, `event: game`, `data:` a"
+                        f" {events} as JSON")}
 
 
 SEAT_TOKEN = "seatToken"
 GAMES, GAME = "/v1/games", "/v1/games/{game_id}"
-# Reads work without a token too (a spectator's view); moves and suggestions need one.
-_TOKEN_TAKEN = {(GAME, "get"): [{}, {SEAT_TOKEN: []}],
-                (f"{GAME}/legal-moves", "get"): [{}, {SEAT_TOKEN: []}],
-                (f"{GAME}/history", "get"): [{}, {SEAT_TOKEN: []}],
-                (f"{GAME}/moves", "post"): [{SEAT_TOKEN: []}],
-                (f"{GAME}/suggest", "post"): [{SEAT_TOKEN: []}]}
+# Reads and the event stream work without a token too (as a spectator); what a seat does
+# (moves, suggestions, leaving, a rematch) needs its token.
+_OPTIONAL, _REQUIRED = [{}, {SEAT_TOKEN: []}], [{SEAT_TOKEN: []}]
+_TOKEN_TAKEN = {(GAME, "get"): _OPTIONAL, (f"{GAME}/legal-moves", "get"): _OPTIONAL,
+                (f"{GAME}/history", "get"): _OPTIONAL, (f"{GAME}/events", "get"): _OPTIONAL,
+                (f"{GAME}/moves", "post"): _REQUIRED, (f"{GAME}/suggest", "post"): _REQUIRED,
+                (f"{GAME}/leave", "post"): _REQUIRED, (f"{GAME}/rematch", "post"): _REQUIRED}
 MAX_SEATS = 5  # the most seats a game has: one link per seat's token
 
 
@@ -120,6 +148,11 @@ def _links(document: dict[str, Any]) -> None:
                            ("History", f"{GAME}/history")):
             created[f"{name}AsSeat{seat}"] = link(path, "get", f"as seat {seat}", as_seat)
     paths[GAMES]["post"]["responses"]["201"]["links"] = created
+    joined = {"path.game_id": "$request.path.game_id",
+              "header.Authorization": "Bearer {$response.body#/token}"}
+    paths[f"{GAME}/join"]["post"]["responses"]["201"]["links"] = {
+        f"{name}AsJoinedSeat": link(path, "get", "as the seat just taken", joined)
+        for name, path in (("Read", GAME), ("LegalMoves", f"{GAME}/legal-moves"))}
     same_game = {"path.game_id": "$request.path.game_id"}
     play_first = link(f"{GAME}/moves", "post", "the seat plays its first legal move (with"
                       " the same token)", same_game, move="$response.body#/legal_moves/0",

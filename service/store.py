@@ -1,16 +1,28 @@
 """Where game sessions live: a Redis store for production, an in-process one for a laptop.
 
-Both keep, per game, a record (version, core blob, immutable metadata), the move log
-and idempotency records, and pass the same contract tests (tests/service/test_store.py).
-A move is committed by one atomic compare-and-set on the version.
+Both keep, per game, a record (version, core blob, metadata), the log of changes, each
+version's record (so an event stream can show any version as it was), and idempotency
+records, and pass the same contract tests (tests/service/test_store.py). A change is
+committed by one atomic compare-and-set on the version, which also notifies every replica
+watching the game (Redis pub/sub; in process for the memory store).
 """
 
+import asyncio
+import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+import msgspec
 import redis.asyncio as redis
 from redis.exceptions import RedisError
+
+log = logging.getLogger("service.store")
+
+# listener(game id, version, wall-clock time of the commit): a commit of a watched game.
+# A version of -1 means "notices may have been lost" (the store reconnected).
+Listener = Callable[[str, int, float], None]
 
 
 class StoreUnavailable(Exception):
@@ -19,15 +31,53 @@ class StoreUnavailable(Exception):
 
 @dataclass(frozen=True)
 class GameRecord:
-    version: int   # moves applied so far
+    version: int   # changes committed so far (the log's length)
     blob: bytes    # core's to_bytes() of the state
-    meta: bytes    # JSON written at creation (game, seats' token hashes, ...), never changed
+    meta: bytes    # JSON of what the service keeps beside the state (game, seats, ...)
+
+    def packed(self) -> bytes:
+        return msgspec.msgpack.encode((self.version, self.blob, self.meta))
+
+    @staticmethod
+    def unpacked(raw: bytes) -> "GameRecord":
+        return GameRecord(*msgspec.msgpack.decode(raw, type=tuple[int, bytes, bytes]))
+
+
+@dataclass(frozen=True)
+class Change:
+    """A committed version: its log entry and the record it left."""
+    entry: bytes
+    record: GameRecord
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """The answer of a rate limit: whether this request fits, and the budget's state."""
+    allowed: bool
+    remaining: int       # requests that would still fit now
+    retry_after_ms: int  # wait this long before the next one fits (0 if allowed)
+    reset_ms: int        # until the whole budget is back
+
+
+def gcra(tat: float, now: float, period_ms: int, limit: int) -> tuple[Allowance, float]:
+    """The generic cell rate algorithm: limit requests per period_ms, at most limit in a
+    burst. tat is the key's theoretical arrival time (now if new); returns the answer and
+    the key's new tat. The Redis script below is this function in Lua."""
+    interval = period_ms / limit
+    tolerance = period_ms - interval
+    tat = max(tat, now)
+    if tat - now > tolerance:
+        return Allowance(False, 0, int(tat - now - tolerance) + 1, int(tat - now)), tat
+    tat += interval
+    return Allowance(True, int((tolerance - (tat - now)) // interval) + 1, 0, int(tat - now)), tat
 
 
 @dataclass(frozen=True)
 class Commit:
-    """One applied move: the new state, its log entry, and the idempotency record if any."""
+    """One change: the new record's state and metadata, its log entry, and the
+    idempotency record if any."""
     blob: bytes
+    meta: bytes
     entry: bytes
     idempotency_key: str | None = None
     response: bytes = b""
@@ -43,6 +93,25 @@ class Store(Protocol):
     async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
         """Applies commit if the game is at expected_version; False if it moved on."""
     async def history(self, game_id: str) -> list[bytes]: ...
+    async def changes_since(self, game_id: str, version: int) -> list[Change]:
+        """The versions after version, in order (empty if none or no such game)."""
+    async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]: ...
+    # Indexes: sorted sets of members by score (the waiting list, the turn clocks).
+    async def index_add(self, index: str, member: str, score: float) -> None: ...
+    async def index_remove(self, index: str, member: str) -> bool:
+        """True if member was there (of concurrent removals, exactly one gets True)."""
+    async def index_due(self, indexes: list[str], upto: float,
+                        count: int) -> list[tuple[str, str, float]]:
+        """(index, member, score) with score <= upto, lowest first, count per index."""
+    async def index_page(self, index: str, below: float | None,
+                         count: int) -> list[tuple[str, float]]:
+        """(member, score) with score <= below (all if None), highest first."""
+    async def spend(self, key: str, period_ms: int, limit: int) -> "Allowance":
+        """Takes one request from key's budget of limit per period (GCRA)."""
+    def on_commit(self, listener: Listener) -> None:
+        """Calls listener for every commit of a watched game, on any replica."""
+    async def watch(self, game_id: str) -> None: ...
+    async def unwatch(self, game_id: str) -> None: ...
     async def ping(self) -> None: ...
     async def close(self) -> None: ...
 
@@ -56,8 +125,13 @@ class MemoryStore:
 
     def __init__(self, ttl: int) -> None:
         self._ttl = ttl
-        self._games: dict[str, tuple[float, GameRecord, list[bytes], dict[str, bytes]]] = {}
+        # game id -> (expiry, record, log, replays, each version's record)
+        self._games: dict[str, tuple[float, GameRecord, list[bytes], dict[str, bytes],
+                                     list[GameRecord]]] = {}
         self._creates = 0
+        self._listener: Listener | None = None
+        self._indexes: dict[str, dict[str, float]] = {}
+        self._budgets: dict[str, float] = {}  # rate-limit key -> theoretical arrival time
 
     def _live(self, game_id: str):
         item = self._games.get(game_id)
@@ -72,7 +146,7 @@ class MemoryStore:
             now = time.monotonic()
             for stale in [g for g, item in self._games.items() if item[0] < now]:
                 del self._games[stale]
-        self._games[game_id] = (time.monotonic() + self._ttl, record, [], {})
+        self._games[game_id] = (time.monotonic() + self._ttl, record, [], {}, [])
 
     async def load(self, game_id: str) -> GameRecord | None:
         item = self._live(game_id)
@@ -87,17 +161,68 @@ class MemoryStore:
         item = self._live(game_id)
         if item is None or item[1].version != expected_version:
             return False
-        _, record, log, replays = item
+        _, record, log, replays, records = item
         log.append(commit.entry)
         if commit.idempotency_key is not None:
             replays[commit.idempotency_key] = commit.response
-        new = GameRecord(record.version + 1, commit.blob, record.meta)
-        self._games[game_id] = (time.monotonic() + self._ttl, new, log, replays)
+        new = GameRecord(record.version + 1, commit.blob, commit.meta)
+        records.append(new)
+        self._games[game_id] = (time.monotonic() + self._ttl, new, log, replays, records)
+        if self._listener is not None:
+            self._listener(game_id, new.version, time.time())
         return True
 
     async def history(self, game_id: str) -> list[bytes]:
         item = self._live(game_id)
         return [] if item is None else list(item[2])
+
+    async def changes_since(self, game_id: str, version: int) -> list[Change]:
+        item = self._live(game_id)
+        if item is None:
+            return []
+        _, _, log, _, records = item
+        return [Change(entry, record) for entry, record
+                in zip(log[version:], records[version:])]
+
+    async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
+        return [await self.load(game_id) for game_id in game_ids]
+
+    async def index_add(self, index: str, member: str, score: float) -> None:
+        self._indexes.setdefault(index, {})[member] = score
+
+    async def index_remove(self, index: str, member: str) -> bool:
+        return self._indexes.get(index, {}).pop(member, None) is not None
+
+    async def index_due(self, indexes: list[str], upto: float,
+                        count: int) -> list[tuple[str, str, float]]:
+        found = []
+        for index in indexes:
+            due = sorted((score, member) for member, score in self._indexes.get(index, {}).items()
+                         if score <= upto)
+            found += [(index, member, score) for score, member in due[:count]]
+        return found
+
+    async def index_page(self, index: str, below: float | None,
+                         count: int) -> list[tuple[str, float]]:
+        members = sorted(((score, member) for member, score in self._indexes.get(index, {}).items()
+                          if below is None or score <= below), reverse=True)
+        return [(member, score) for score, member in members[:count]]
+
+    async def spend(self, key: str, period_ms: int, limit: int) -> Allowance:
+        now = time.monotonic() * 1000
+        if len(self._budgets) > 100_000:  # forget keys whose budget is whole again
+            self._budgets = {k: tat for k, tat in self._budgets.items() if tat > now}
+        allowance, self._budgets[key] = gcra(self._budgets.get(key, now), now, period_ms, limit)
+        return allowance
+
+    def on_commit(self, listener: Listener) -> None:
+        self._listener = listener  # every commit is in this process: nothing to watch
+
+    async def watch(self, game_id: str) -> None:
+        return None
+
+    async def unwatch(self, game_id: str) -> None:
+        return None
 
     async def ping(self) -> None:
         return None
@@ -106,26 +231,52 @@ class MemoryStore:
         self._games.clear()
 
 
-# KEYS: the game's hash, its log, its idempotency hash (one hash tag: one cluster slot).
-# ARGV: expected version, blob, log entry, TTL seconds, idempotency key ('' if none), response.
+# KEYS: the game's hash, its log, its idempotency hash, its records (one hash tag: one
+# cluster slot). ARGV: expected version, blob, log entry, TTL seconds, idempotency key
+# ('' if none), response, meta, the new record packed, the channel, the notice. PUBLISH needs no key: Redis Cluster forwards it to every node.
 _COMMIT = """
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version or tonumber(version) ~= tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], 'version', tonumber(version) + 1, 'blob', ARGV[2])
+redis.call('HSET', KEYS[1], 'version', tonumber(version) + 1, 'blob', ARGV[2], 'meta', ARGV[7])
 redis.call('RPUSH', KEYS[2], ARGV[3])
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('RPUSH', KEYS[4], ARGV[8])
+for i = 1, 4 do
+  if i ~= 3 then redis.call('EXPIRE', KEYS[i], ARGV[4]) end
+end
 if ARGV[5] ~= '' then
   redis.call('HSET', KEYS[3], ARGV[5], ARGV[6])
   redis.call('EXPIRE', KEYS[3], ARGV[4])
 end
+redis.call('PUBLISH', ARGV[9], ARGV[10])
 return 1
 """
 
 
-def _keys(game_id: str) -> tuple[str, str, str]:
+# KEYS: the budget's key. ARGV: period (ms), limit. Redis' own clock, so every replica
+# counts alike. Returns allowed (0/1), remaining, retry after (ms), reset (ms): see gcra().
+_SPEND = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local interval = tonumber(ARGV[1]) / tonumber(ARGV[2])
+local tolerance = tonumber(ARGV[1]) - interval
+local tat = math.max(tonumber(redis.call('GET', KEYS[1]) or now), now)
+if tat - now > tolerance then
+  return {0, 0, math.floor(tat - now - tolerance) + 1, math.floor(tat - now)}
+end
+tat = tat + interval
+redis.call('SET', KEYS[1], tostring(tat), 'PX', math.ceil(tat - now))
+return {1, math.floor((tolerance - (tat - now)) / interval) + 1, 0, math.floor(tat - now)}
+"""
+
+
+def _keys(game_id: str) -> tuple[str, str, str, str]:
     tag = f"game:{{{game_id}}}"
-    return f"{tag}:state", f"{tag}:log", f"{tag}:idempotency"
+    return f"{tag}:state", f"{tag}:log", f"{tag}:idempotency", f"{tag}:records"
+
+
+def channel(game_id: str) -> str:
+    """The pub/sub channel on which a game's commits are announced."""
+    return f"game:{{{game_id}}}:events"
 
 
 class RedisStore:
@@ -139,11 +290,14 @@ class RedisStore:
             url, max_connections=pool_size, socket_timeout=5, socket_connect_timeout=2,
             health_check_interval=30)
         self._redis = redis.Redis(connection_pool=pool)
+        self._url = url
         self._ttl = ttl
         self._commit = self._redis.register_script(_COMMIT)
+        self._spend = self._redis.register_script(_SPEND)
+        self._notices = Notices(url)
 
     async def create(self, game_id: str, record: GameRecord) -> None:
-        state, _, _ = _keys(game_id)
+        state = _keys(game_id)[0]
         try:
             async with self._redis.pipeline(transaction=True) as pipe:
                 pipe.hset(state, mapping={"version": record.version, "blob": record.blob,
@@ -154,7 +308,7 @@ class RedisStore:
             raise StoreUnavailable(str(error)) from error
 
     async def load(self, game_id: str) -> GameRecord | None:
-        state, _, _ = _keys(game_id)
+        state = _keys(game_id)[0]
         try:
             version, blob, meta = await self._redis.hmget(state, ["version", "blob", "meta"])
         except RedisError as error:
@@ -163,7 +317,7 @@ class RedisStore:
 
     async def load_with_replay(self, game_id: str,
                                idempotency_key: str) -> tuple[GameRecord | None, bytes | None]:
-        state, _, replays = _keys(game_id)
+        state, _, replays, _ = _keys(game_id)
         try:
             async with self._redis.pipeline(transaction=False) as pipe:
                 pipe.hmget(state, ["version", "blob", "meta"])
@@ -174,10 +328,13 @@ class RedisStore:
         return _record(version, blob, meta), replay
 
     async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
+        record = GameRecord(expected_version + 1, commit.blob, commit.meta)
         try:
             done = await self._commit(keys=_keys(game_id), args=[
                 expected_version, commit.blob, commit.entry, self._ttl,
-                commit.idempotency_key or "", commit.response])
+                commit.idempotency_key or "", commit.response, commit.meta,
+                record.packed(), channel(game_id),
+                f"{expected_version + 1} {time.time():.6f}"])
         except RedisError as error:
             raise StoreUnavailable(str(error)) from error
         return done == 1
@@ -188,6 +345,74 @@ class RedisStore:
         except RedisError as error:
             raise StoreUnavailable(str(error)) from error
 
+    async def changes_since(self, game_id: str, version: int) -> list[Change]:
+        _, entries_key, _, records_key = _keys(game_id)
+        try:  # one transaction: both lists at the same length
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.lrange(entries_key, version, -1)
+                pipe.lrange(records_key, version, -1)
+                entries, records = await pipe.execute()
+        except RedisError as error:
+            raise StoreUnavailable(str(error)) from error
+        return [Change(entry, GameRecord.unpacked(record))
+                for entry, record in zip(entries, records)]
+
+    async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for game_id in game_ids:
+                    pipe.hmget(_keys(game_id)[0], ["version", "blob", "meta"])
+                rows = await pipe.execute()
+        except RedisError as error:
+            raise StoreUnavailable(str(error)) from error
+        return [_record(*row) for row in rows]
+
+    async def index_add(self, index: str, member: str, score: float) -> None:
+        await self._call(self._redis.zadd, index, {member: score})
+
+    async def index_remove(self, index: str, member: str) -> bool:
+        return await self._call(self._redis.zrem, index, member) == 1
+
+    async def index_due(self, indexes: list[str], upto: float,
+                        count: int) -> list[tuple[str, str, float]]:
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for index in indexes:
+                    pipe.zrangebyscore(index, "-inf", upto, start=0, num=count, withscores=True)
+                rows = await pipe.execute()
+        except RedisError as error:
+            raise StoreUnavailable(str(error)) from error
+        return [(index, member.decode(), score)
+                for index, row in zip(indexes, rows) for member, score in row]
+
+    async def index_page(self, index: str, below: float | None,
+                         count: int) -> list[tuple[str, float]]:
+        rows = await self._call(self._redis.zrevrangebyscore, index,
+                                "+inf" if below is None else below, "-inf",
+                                start=0, num=count, withscores=True)
+        return [(member.decode(), score) for member, score in rows]
+
+    async def spend(self, key: str, period_ms: int, limit: int) -> Allowance:
+        allowed, remaining, retry, reset = await self._call(
+            self._spend, keys=[key], args=[period_ms, limit])
+        return Allowance(allowed == 1, remaining, retry, reset)
+
+    @staticmethod
+    async def _call(command, *args, **kwargs):
+        try:
+            return await command(*args, **kwargs)
+        except RedisError as error:
+            raise StoreUnavailable(str(error)) from error
+
+    def on_commit(self, listener: Listener) -> None:
+        self._notices.listener = listener
+
+    async def watch(self, game_id: str) -> None:
+        await self._notices.watch(game_id)
+
+    async def unwatch(self, game_id: str) -> None:
+        await self._notices.unwatch(game_id)
+
     async def ping(self) -> None:
         try:
             await self._redis.ping()
@@ -195,7 +420,86 @@ class RedisStore:
             raise StoreUnavailable(str(error)) from error
 
     async def close(self) -> None:
+        await self._notices.close()
         await self._redis.aclose(close_connection_pool=True)
+
+
+class Notices:
+    """This process's one pub/sub connection: commits of the games its streams watch.
+
+    Pub/sub may drop messages while the connection is down; the log does not, so after
+    every (re)connection each watched game gets a notice of version -1 and its streams
+    re-read the log from where they are.
+    """
+
+    HEARTBEAT = "crab:replicas"  # always subscribed, so the connection always exists
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self.listener: Listener | None = None
+        self._watched: set[str] = set()
+        self._pubsub: redis.client.PubSub | None = None
+        self._task: asyncio.Task | None = None
+
+    async def watch(self, game_id: str) -> None:
+        self._watched.add(game_id)
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        elif self._pubsub is not None:
+            await self._subscribe(self._pubsub, [channel(game_id)])
+
+    async def unwatch(self, game_id: str) -> None:
+        self._watched.discard(game_id)
+        if self._pubsub is not None:
+            try:
+                await self._pubsub.unsubscribe(channel(game_id))
+            except RedisError:
+                pass  # the reconnection subscribes to watched games only
+
+    async def _subscribe(self, pubsub: redis.client.PubSub, channels: list[str]) -> None:
+        try:
+            await pubsub.subscribe(*channels)
+        except RedisError:
+            pass  # _run reconnects and subscribes again
+
+    async def _run(self) -> None:
+        pause = 0.05
+        while True:
+            pubsub = redis.Redis.from_url(self._url, socket_connect_timeout=2,
+                                          health_check_interval=15).pubsub(
+                ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.HEARTBEAT,
+                                       *[channel(game) for game in self._watched])
+                self._pubsub, pause = pubsub, 0.05
+                self._tell_all_to_reread()
+                while True:
+                    message = await pubsub.get_message(timeout=30)
+                    if message is not None:
+                        self._deliver(message)
+            except (RedisError, OSError) as error:
+                log.warning("event notices interrupted (%s); reconnecting", error)
+            finally:
+                self._pubsub = None
+                await pubsub.aclose()
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 2.0)
+
+    def _tell_all_to_reread(self) -> None:
+        if self.listener is not None:
+            for game_id in list(self._watched):
+                self.listener(game_id, -1, time.time())
+
+    def _deliver(self, message: dict) -> None:
+        name = message["channel"].decode()
+        if self.listener is None or not name.startswith("game:{"):
+            return
+        version, _, committed = message["data"].decode().partition(" ")
+        self.listener(name[6:name.index("}")], int(version), float(committed))
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
 
 
 def _record(version: bytes | None, blob: bytes | None, meta: bytes | None) -> GameRecord | None:

@@ -48,3 +48,13 @@ def history_body(body: dict[str, Any]) -> HistoryBody:
 def suggestion_body(body: dict[str, Any]) -> SuggestionBody:
     return msgspec.convert(body, SuggestionBody)
 
+
+
+# An event's `game` is the game body, so events carry no tag of their own: each game's
+# event type is chosen by name.
+EVENTS: dict[str, Any] = {"cup-the-crab": cupcrab.CupCrabEvent,
+                          "crabe-vs-poulpe": cvp.CvpEvent}
+
+
+def event_body(game: str, body: dict[str, Any]) -> msgspec.Struct:
+    return msgspec.convert(body, EVENTS[game])

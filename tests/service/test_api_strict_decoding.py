@@ -21,8 +21,8 @@ CREATE_REFUSED = [
     ({"game": "cup-the-crab", "players": 2, "colour": "red"}, "unknown field `colour`"),
     ({"game": "cup-the-crab", "players": 2, "options": {"speed": 1}},
      "unknown field `speed` - at `$.options`"),
-    ({"game": "cup-the-crab", "players": 2, "seats": [{"type": "human", "name": "x"}, {}]},
-     "unknown field `name` - at `$.seats[0]`"),
+    ({"game": "cup-the-crab", "players": 2, "seats": [{"type": "human", "nick": "x"}, {}]},
+     "unknown field `nick` - at `$.seats[0]`"),
 ]
 
 

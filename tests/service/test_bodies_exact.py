@@ -11,7 +11,8 @@ import pytest
 
 import core
 from service import bodies
-from service.sessions import Meta, Session, Sessions
+from service.meta import Clock, Meta
+from service.sessions import Session, Sessions
 from service.store import GameRecord
 
 GAMES = [("cup-the-crab", 2, None), ("cup-the-crab", 5, None),
@@ -20,7 +21,9 @@ GAMES = [("cup-the-crab", 2, None), ("cup-the-crab", 5, None),
 
 
 def session_of(state: core.GameState, version: int) -> Session:
-    meta = Meta(state.game, state.players, False, [None] * state.players, 0.0)
+    meta = Meta(game=state.game, players=state.players, seeded=False,
+                token_hashes=[None] * state.players, created=0.0, names=["Ann"] + [None] * (
+                    state.players - 1), clock=Clock(30, "ai"), deadlines=[None] * state.players)
     session = Session("game-id", GameRecord(version, b"", b""), meta)
     session.state = state
     return session
@@ -29,7 +32,8 @@ def session_of(state: core.GameState, version: int) -> Session:
 def assert_exact(body: dict, typed_body) -> None:
     """body, converted to its struct and back, is itself (key order aside: JSON objects
     have none, and msgspec puts a struct's tag first)."""
-    assert msgspec.to_builtins(msgspec.convert(body, typed_body)) == body
+    sent = msgspec.to_builtins(body)  # as encoded: the clock is a struct already
+    assert msgspec.to_builtins(msgspec.convert(sent, typed_body)) == sent
 
 
 @pytest.mark.parametrize("game, players, options", GAMES)
@@ -61,11 +65,11 @@ def test_every_history_entry_is_its_typed_body_exactly(game, players, options):
         observed = state.observed_by(seat)
         move = rng.choice(state.legal_moves(seat))
         state.apply(seat, move)
-        entry = {"version": len(entries) + 1, "seat": seat, "move": move}
+        entry = {"version": len(entries) + 1, "seat": seat, "kind": "move", "move": move}
         if observed is not None:
             entry["observed"] = observed
         entries.append(entry)
         for viewer in [*range(players), None]:
             assert_exact({"id": "game-id", "game": game, "version": len(entries), "entries": [
-                Sessions._visible_entry(state, logged, viewer) for logged in entries]},
+                Sessions.visible_entry(state, logged, viewer) for logged in entries]},
                 bodies.HistoryBody)

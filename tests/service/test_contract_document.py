@@ -12,14 +12,14 @@ PROBLEM = "application/problem+json"
 # What each game operation can answer (service/controllers); a new status must be added here
 # and to the document together.
 STATUSES = {
-    ("post", "/v1/games"): {"201", "400", "413", "422", "503"},
+    ("post", "/v1/games"): {"201", "400", "413", "422", "429", "503"},
     ("get", "/v1/games/{game_id}"): {"200", "304", "401", "404", "503"},
     ("get", "/v1/games/{game_id}/legal-moves"): {"200", "304", "401", "404", "503"},
     ("get", "/v1/games/{game_id}/history"): {"200", "304", "401", "404", "503"},
     ("post", "/v1/games/{game_id}/moves"): {"200", "400", "401", "404", "409", "413", "422",
-                                            "503"},
+                                            "429", "503"},
     ("post", "/v1/games/{game_id}/suggest"): {"200", "400", "401", "404", "409", "413",
-                                              "422", "503"},
+                                              "422", "429", "503"},
     ("get", "/ready"): {"200", "503"},
 }
 
@@ -103,6 +103,8 @@ def test_generic_statuses_are_listed_wherever_they_can_happen(document):
             assert "404" in responses, (method, path)
         if operation.get("security"):
             assert "401" in responses, (method, path)
+        if "401" in responses:  # a token is taken: the document says which scheme
+            assert operation.get("security"), (method, path)
 
 
 def test_every_error_is_documented_as_problem_json_with_the_problem_schema(document):
