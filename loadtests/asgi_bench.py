@@ -14,6 +14,7 @@ to them, with none of the machine's other load in the figure.
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import time
@@ -105,10 +106,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     sys.path.insert(0, str(args.tree.resolve()))
+    # No access log, no rate limits (this one client creates thousands of games); a tree
+    # older than a setting ignores its variable.
+    os.environ.update({"ACCESS_LOG": "0", "RATE_LIMIT_CREATES_PER_MINUTE": "0",
+                       "RATE_LIMIT_MOVES_PER_SECOND": "0"})
+    os.environ.pop("REDIS_URL", None)
     from service.app import create_app
     from service.config import Settings
 
-    app = create_app(Settings(access_log=False))
+    app = create_app(Settings.from_env())
     runs = [asyncio.run(measure(app, args.requests)) for _ in range(args.runs)]
     print(f"# {args.tree}: CPU us per request, median of {args.runs} runs of"
           f" {args.requests} requests (moves: a tenth as many)")
