@@ -15,7 +15,6 @@ generator); a client that drops resumes with Last-Event-ID.
 import asyncio
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -54,7 +53,7 @@ class Feed:
         self.generation = 0        # bumped by every notice: a stream behind it re-reads
         self.committed_at: dict[int, float] = {}
         self._wakeup = asyncio.Event()
-        self._versions: OrderedDict[int, Version] = OrderedDict()
+        self._versions: dict[int, Version] = {}
         self._read = asyncio.Lock()
 
     def notice(self, version: int, committed_at: float) -> None:
@@ -92,10 +91,10 @@ class Feed:
             self._versions[change.record.version] = Version(
                 msgspec.json.decode(change.entry), session)
         while len(self._versions) > CACHED_VERSIONS:
-            self._versions.popitem(last=False)
+            del self._versions[min(self._versions)]
 
     def _newest(self) -> int:
-        return next(reversed(self._versions), 0)
+        return max(self._versions, default=0)
 
     def _noticed(self) -> int:
         return max(self.committed_at, default=0)
