@@ -108,7 +108,9 @@ class StrictRequest(Request):
         try:
             try:
                 value = msgspec.json.decode(body, type=field.annotation, strict=True)
-            except msgspec.ValidationError:
+            except msgspec.ValidationError as refused:
+                if "got `float`" not in str(refused):  # only a float where an int is due
+                    raise
                 plain = _NUMBERS_AS_SCHEMA_READS_THEM.decode(body)
                 value = msgspec.convert(plain, field.annotation, strict=True)
         except msgspec.ValidationError as error:
