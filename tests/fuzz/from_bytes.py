@@ -87,6 +87,7 @@ class Target:
 
     def __init__(self) -> None:
         self.counts = {"executions": 0, "accepted": 0, "refused": 0}
+        STATS.parent.mkdir(parents=True, exist_ok=True)  # a fresh clone has no build/
 
     def __call__(self, data: bytes) -> None:
         import core
