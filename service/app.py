@@ -13,6 +13,7 @@ from service.controllers.events import EventsController
 from service.controllers.games import GamesController
 from service.controllers.health import HealthController
 from service.controllers.lobby import LobbyController
+from service.controllers.play import play_routes
 from service.cors import cors
 from service.decoding import StrictRequest
 from service.drain import Drain
@@ -82,7 +83,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                         metrics,
                         create_static_files_router(path=SWAGGER_ASSETS,
                                                    directories=[swagger_ui_path],
-                                                   include_in_schema=False)],
+                                                   include_in_schema=False),
+                        *play_routes()],
         dependencies={"sessions": Provide(lambda: sessions, sync_to_thread=False),
                       "robots": Provide(robots_on, sync_to_thread=False),
                       "hub": Provide(hub_on, sync_to_thread=False),
