@@ -22,10 +22,14 @@ def generated(api, tmp_path_factory) -> Iterator[SimpleNamespace]:
     """The client package, generated into a temporary directory and imported."""
     where = tmp_path_factory.mktemp("generated")
     document = where / "openapi.json"
-    document.write_bytes(httpx.get(f"{api.url}/schema/openapi.json").content)
-    subprocess.run([sys.executable, "-m", "openapi_python_client", "generate", "--path",
-                    str(document), "--meta", "none", "--output-path", str(where / PACKAGE),
-                    "--fail-on-warning"], check=True, capture_output=True, timeout=120)
+    served = httpx.get(f"{api.url}/schema/openapi.json")
+    assert served.status_code == 200, served.text
+    document.write_bytes(served.content)
+    run = subprocess.run([sys.executable, "-m", "openapi_python_client", "generate", "--path",
+                          str(document), "--meta", "none", "--output-path",
+                          str(where / PACKAGE), "--fail-on-warning"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
     sys.path.insert(0, str(where))
     try:
         games = importlib.import_module(f"{PACKAGE}.api.games")
