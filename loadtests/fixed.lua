@@ -1,4 +1,4 @@
--- wrk script: one fixed request (METHOD, BODY, TOKEN from the environment), with DELAY_MS
+-- wrk script: one fixed request (METHOD, BODY, TOKEN, IF_NONE_MATCH from the environment), with DELAY_MS
 -- between the requests of each connection to hold the load near a chosen rate.
 wrk.method = os.getenv("METHOD") or "GET"
 wrk.body = os.getenv("BODY")
@@ -6,6 +6,10 @@ wrk.headers["Content-Type"] = "application/json"
 local token = os.getenv("TOKEN")
 if token then
   wrk.headers["Authorization"] = "Bearer " .. token
+end
+local etag = os.getenv("IF_NONE_MATCH")  -- a polling client that has the current view
+if etag then
+  wrk.headers["If-None-Match"] = etag
 end
 
 -- Each pause is drawn uniformly around DELAY_MS so the connections do not fire in step

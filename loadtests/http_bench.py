@@ -1,6 +1,6 @@
 """HTTP benchmark of the game endpoints against a bare HTTP + Redis baseline.
 
-    python loadtests/http_bench.py [--runs 3] [--seconds 10] [--connections 32]
+    python loadtests/http_bench.py [--runs 3] [--seconds 10] [--connections 32] [--compare TREE]
 
 Needs `wrk` (Debian: apt-get install wrk) and a Redis server (REDIS_URL, default database
 12 of 127.0.0.1:6379, which it flushes). It starts, on loopback, the service and the
@@ -8,12 +8,24 @@ baseline app of loadtests/baseline_app.py with the same uvicorn settings (1 work
 httptools), then measures with wrk, several runs each, medians reported:
 
 - GET a seat's view (in the play phase) vs the baseline's Redis GET;
+- the same GET with If-None-Match naming the current ETag (a 304, no body), where the
+  service sends ETags, vs the same baseline GET;
 - POST a legal move (each prepared move posted once) vs the baseline's Redis GET + SET;
 - p99 of the game endpoints at about half of their peak rate.
+
+Each line also gives the server's CPU time per request (from /proc): on a machine shared
+with other work, requests/s follow the neighbours' load; CPU per request hardly does, so
+its ratio to the baseline's is the steadier comparison.
+
+With --compare TREE (a worktree of an earlier commit, say), that tree's service is served
+too and measured in the same runs, interleaved, so a before/after comparison shares the
+machine's load of the moment.
 """
 
 import argparse
 import asyncio
+import collections
+import functools
 import json
 import os
 import re
@@ -24,6 +36,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 import redis
@@ -39,8 +52,9 @@ from service.store import RedisStore  # noqa: E402
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
 
-def start(command: list[str], env: dict[str, str], port: int) -> subprocess.Popen:
-    process = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **env},
+def start(command: list[str], env: dict[str, str], port: int,
+          cwd: Path = ROOT) -> subprocess.Popen:
+    process = subprocess.Popen(command, cwd=cwd, env={**os.environ, **env},
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(200):
         try:
@@ -54,18 +68,31 @@ def start(command: list[str], env: dict[str, str], port: int) -> subprocess.Pope
     raise RuntimeError(f"{command} did not start")
 
 
-def wrk(url: str, seconds: int, connections: int, script: str, env: dict[str, str]) -> dict:
-    """Runs wrk once; requests/s, p50 and p99 in ms, and non-2xx responses."""
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wrk(url: str, seconds: int, connections: int, script: str, env: dict[str, str],
+        server: int | None = None) -> dict:
+    """Runs wrk once; requests/s, p50 and p99 in ms, responses with status >= 400 and,
+    given the server's pid, its CPU time per request in us: unlike requests/s, that hardly
+    moves with what else the (shared) machine runs."""
+    cpu_before = cpu_seconds(server) if server else 0.0
     out = subprocess.run(
         ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(HERE / script),
          url], env={**os.environ, "THREADS": "2", **env}, capture_output=True, text=True,
         check=True).stdout
+    cpu = cpu_seconds(server) - cpu_before if server else 0.0
     def latency(pct: str) -> float:
         value, unit = re.search(rf"^\s+{pct}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M).groups()
         return float(value) * UNITS[unit]
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
     return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
-            "p50": latency("50"), "p99": latency("99"), "bad": int(bad.group(1)) if bad else 0}
+            "p50": latency("50"), "p99": latency("99"), "bad": int(bad.group(1)) if bad else 0,
+            "cpu_us": 1e6 * cpu / max(requests, 1)}
 
 
 async def prepare_moves(redis_url: str, games: int, path: Path) -> None:
@@ -98,11 +125,40 @@ def median(runs: list[dict]) -> dict:
     return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
 
 
+@dataclass
+class Target:
+    """A served API under test: where it is, a play-phase game to read and a seat's token."""
+    label: str
+    port: int
+    process: subprocess.Popen
+    view_url: str = ""
+    token: str = ""
+    etag: str | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def prepare(self) -> None:
+        created = json.loads(urllib.request.urlopen(urllib.request.Request(
+            f"{self.url}/v1/games", method="POST",
+            data=b'{"game": "cup-the-crab", "players": 2}')).read())
+        self.view_url = f"{self.url}/v1/games/{created['id']}"
+        self.token = created["seats"][0]["token"]
+        play_phase(self.view_url, [seat["token"] for seat in created["seats"]])
+        self.etag = urllib.request.urlopen(urllib.request.Request(
+            self.view_url, headers={"Authorization": f"Bearer {self.token}"})).headers.get("ETag")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--compare", metavar="TREE", type=Path,
+                        help="also serve the service of another checkout (its core compiled,"
+                             " the same store format) and measure it in the same runs,"
+                             " interleaved with this one")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("http_bench needs wrk: apt-get install wrk")
@@ -111,64 +167,98 @@ def main() -> None:
     common = {"REDIS_URL": redis_url, "ACCESS_LOG": "0"}
     uvicorn = [sys.executable, "-m", "uvicorn", "--loop", "uvloop", "--http", "httptools",
                "--no-access-log", "--log-level", "warning", "--port"]
-    service = start([sys.executable, "-m", "service", "--port", "8601"], common, 8601)
+    service = [sys.executable, "-m", "service", "--port"]
+    targets = [Target("game", 8601, start(service + ["8601"], common, 8601))]
+    if args.compare:
+        targets.append(Target(f"game at {args.compare}", 8604,
+                              start(service + ["8604"], common, 8604, cwd=args.compare)))
     baseline = start(uvicorn + ["8602", "--factory", "loadtests.baseline_app:create_app"],
                      common, 8602)
     try:
-        created = json.loads(urllib.request.urlopen(urllib.request.Request(
-            "http://127.0.0.1:8601/v1/games", method="POST",
-            data=b'{"game": "cup-the-crab", "players": 2}')).read())
-        view_url = f"http://127.0.0.1:8601/v1/games/{created['id']}"
-        token = created["seats"][0]["token"]
-        play_phase(view_url, [seat["token"] for seat in created["seats"]])
+        for target in targets:
+            target.prepare()
         blob = json.loads(urllib.request.urlopen(urllib.request.Request(
-            f"http://127.0.0.1:8602/baseline/k", method="POST", data=b"{}",
+            "http://127.0.0.1:8602/baseline/k", method="POST", data=b"{}",
             headers={"Content-Type": "application/json"})).read())
         assert blob["key"] == "k"
         moves_file = Path(tempfile.mkstemp(suffix=".moves")[1])
-        figures: dict[str, list[dict]] = {k: [] for k in ("view", "base-get", "move", "base-set")}
+        figures: dict[str, list[dict]] = collections.defaultdict(list)
         for _ in range(args.runs):
-            figures["view"].append(wrk(view_url, args.seconds, args.connections, "fixed.lua",
-                                       {"TOKEN": token}))
-            figures["base-get"].append(wrk("http://127.0.0.1:8602/baseline/k", args.seconds,
-                                           args.connections, "fixed.lua", {}))
-            expected = int(max(figures["view"][-1]["rps"], 1000) * args.seconds * 1.2)
-            asyncio.run(prepare_moves(redis_url, expected // 2 + 1, moves_file))
-            figures["move"].append(wrk("http://127.0.0.1:8601", args.seconds, args.connections,
-                                       "moves.lua", {"MOVES": str(moves_file)}))
-            figures["base-set"].append(wrk("http://127.0.0.1:8602/baseline/k", args.seconds,
-                                           args.connections, "fixed.lua",
-                                           {"METHOD": "POST", "BODY": '{"move": {}}'}))
-        report(figures, args, view_url, token, redis_url, moves_file)
+            measure_once(args, targets, baseline.pid, figures, redis_url, moves_file)
+        report(figures, args, targets, redis_url, moves_file)
     finally:
-        for process in (service, baseline):
+        for process in [target.process for target in targets] + [baseline]:
             process.terminate()
             process.wait()
 
 
-def report(figures, args, view_url, token, redis_url, moves_file) -> None:
+def measure_once(args, targets: list[Target], baseline: int, figures, redis_url: str,
+                 moves_file: Path) -> None:
+    """One run: each target's view (and 304), the baseline's GET, each target's moves, the
+    baseline's GET + SET, one after the other."""
+    bench = functools.partial(wrk, seconds=args.seconds, connections=args.connections)
+    for target in targets:
+        figures[f"view {target.label}"].append(bench(target.view_url, script="fixed.lua",
+                                                     env={"TOKEN": target.token},
+                                                     server=target.process.pid))
+        if target.etag:
+            figures[f"304 {target.label}"].append(bench(
+                target.view_url, script="fixed.lua",
+                env={"TOKEN": target.token, "IF_NONE_MATCH": target.etag},
+                server=target.process.pid))
+    figures["base-get"].append(bench("http://127.0.0.1:8602/baseline/k", script="fixed.lua",
+                                     env={}, server=baseline))
+    for target in targets:
+        expected = int(max(figures[f"view {target.label}"][-1]["rps"], 1000) * args.seconds * 1.2)
+        asyncio.run(prepare_moves(redis_url, expected // 2 + 1, moves_file))
+        figures[f"move {target.label}"].append(bench(target.url, script="moves.lua",
+                                                     env={"MOVES": str(moves_file)},
+                                                     server=target.process.pid))
+    figures["base-set"].append(bench("http://127.0.0.1:8602/baseline/k", script="fixed.lua",
+                                     env={"METHOD": "POST", "BODY": '{"move": {}}'},
+                                     server=baseline))
+
+
+def report(figures, args, targets: list[Target], redis_url, moves_file) -> None:
     peak = {name: median(runs) for name, runs in figures.items()}
-    print(f"# {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, 1 server worker, wrk -t2"
-          f" -c{args.connections} -d{args.seconds}s, medians of {args.runs} runs")
-    for name, label in (("view", "GET view (game)"), ("base-get", "GET baseline (Redis GET)"),
-                        ("move", "POST move (game)"), ("base-set", "POST baseline (GET+SET)")):
-        f = peak[name]
-        print(f"{label:28} {f['rps']:9,.0f} req/s  p50 {f['p50']:6.2f} ms  p99 {f['p99']:6.2f} ms"
-              f"  non-2xx {f['bad']:.0f}")
-    print(f"view/baseline throughput {peak['view']['rps'] / peak['base-get']['rps']:.0%},"
-          f" move/baseline {peak['move']['rps'] / peak['base-set']['rps']:.0%}")
-    half_view = peak["view"]["rps"] / 2
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load average"
+          f" {os.getloadavg()[0]:.1f}, 1 server worker, wrk -t2 -c{args.connections}"
+          f" -d{args.seconds}s, medians of {args.runs} runs")
+    rows = [(f"view {t.label}", f"GET view ({t.label})") for t in targets]
+    rows += [(f"304 {t.label}", f"GET view, If-None-Match: 304 ({t.label})")
+             for t in targets]
+    rows += [("base-get", "GET baseline (Redis GET)")]
+    rows += [(f"move {t.label}", f"POST move ({t.label})") for t in targets]
+    rows += [("base-set", "POST baseline (GET+SET)")]
+    for name, label in rows:
+        if name in peak:
+            f = peak[name]
+            print(f"{label:34} {f['rps']:7,.0f} req/s  p50 {f['p50']:6.2f} ms"
+                  f"  p99 {f['p99']:7.2f} ms  CPU {f['cpu_us']:4,.0f} us/req"
+                  f"  errors {f['bad']:.0f}")
+    def ratio(ours: str, base: str) -> str:
+        return (f"{peak[ours]['rps'] / peak[base]['rps']:.0%} by req/s,"
+                f" {peak[base]['cpu_us'] / peak[ours]['cpu_us']:.0%} by CPU/req")
+
+    for t in targets:
+        ratios = [f"view/baseline {ratio(f'view {t.label}', 'base-get')}",
+                  f"move/baseline {ratio(f'move {t.label}', 'base-set')}"]
+        if f"304 {t.label}" in peak:
+            ratios.append(f"304/baseline GET {ratio(f'304 {t.label}', 'base-get')}")
+        print(f"{t.label}: " + "; ".join(ratios))
+    ours = targets[0]
+    half_view = peak[f"view {ours.label}"]["rps"] / 2
     delay = {"DELAY_MS": str(int(1000 * args.connections / half_view))}
-    view = median([wrk(view_url, args.seconds, args.connections, "fixed.lua",
-                       {"TOKEN": token, **delay}) for _ in range(args.runs)])
-    half_move = peak["move"]["rps"] / 2
+    view = median([wrk(ours.view_url, args.seconds, args.connections, "fixed.lua",
+                       {"TOKEN": ours.token, **delay}) for _ in range(args.runs)])
+    half_move = peak[f"move {ours.label}"]["rps"] / 2
     asyncio.run(prepare_moves(redis_url, int(half_move * args.seconds * 0.7 * args.runs) + 1,
                               moves_file))
     delay = {"DELAY_MS": str(int(1000 * args.connections / half_move))}
-    move = median([wrk("http://127.0.0.1:8601", args.seconds, args.connections, "moves.lua",
+    move = median([wrk(ours.url, args.seconds, args.connections, "moves.lua",
                        {"MOVES": str(moves_file), **delay}) for _ in range(1)])
-    print(f"at about half load: GET view {view['rps']:,.0f} req/s p99 {view['p99']:.2f} ms;"
-          f" POST move {move['rps']:,.0f} req/s p99 {move['p99']:.2f} ms"
+    print(f"at about half load ({ours.label}): GET view {view['rps']:,.0f} req/s p99"
+          f" {view['p99']:.2f} ms; POST move {move['rps']:,.0f} req/s p99 {move['p99']:.2f} ms"
           f" (non-2xx {view['bad'] + move['bad']:.0f})")
 
 

@@ -4,7 +4,6 @@ import gc
 import logging
 
 from litestar import Litestar
-from litestar.config.cors import CORSConfig
 from litestar.di import Provide
 from litestar.static_files import create_static_files_router
 from swagger_ui_bundle import swagger_ui_path
@@ -15,6 +14,7 @@ from service.controllers.games import GamesController
 from service.controllers.health import HealthController
 from service.controllers.lobby import LobbyController
 from service.controllers.play import play_routes
+from service.cors import cors
 from service.decoding import StrictRequest
 from service.drain import Drain
 from service.clocks import Clocks
@@ -36,19 +36,6 @@ def _rate_limits(settings: Settings, store: Store) -> RateLimits:
     }, trusted_proxies(settings.trusted_proxies))
 
 
-def _cors(settings: Settings) -> CORSConfig | None:
-    """Browser frontends on other origins: only those CORS_ORIGINS names (none by default)."""
-    if not settings.cors_origins:
-        return None
-    return CORSConfig(allow_origins=list(settings.cors_origins),
-                      allow_methods=["GET", "POST", "OPTIONS"],
-                      allow_headers=["Authorization", "Content-Type", "Idempotency-Key",
-                                     "If-None-Match", "Last-Event-ID"],
-                      expose_headers=["ETag", "Retry-After", "Location", "RateLimit-Limit",
-                                      "RateLimit-Remaining", "RateLimit-Reset",
-                                      "RateLimit-Policy"], max_age=600)
-
-
 def create_app(settings: Settings | None = None, store: Store | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     store = store or open_store(settings.redis_url, settings.game_ttl)
@@ -58,6 +45,28 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     lobby = Lobby(sessions)
     drain = Drain(hub)
     clocks = Clocks(sessions, robots)
+
+    # Each provider names what its object is built on, as the constructors above do.
+    # Litestar resolves a handler's dependencies level by level of that graph and starts
+    # an anyio task group, a task per dependency, for every level of two or more: with
+    # independent providers every read and move paid for one, half of a read's CPU in the
+    # app (loadtests/asgi_bench.py, docs/benchmarks.md). A read (sessions, robots, clocks)
+    # now resolves one at a time.
+    def robots_on(sessions: Sessions) -> Robots:
+        return robots
+
+    def clocks_on(robots: Robots) -> Clocks:
+        return clocks
+
+    def lobby_on(sessions: Sessions) -> Lobby:
+        return lobby
+
+    def hub_on(sessions: Sessions) -> Hub:
+        return hub
+
+    def drain_on(hub: Hub) -> Drain:
+        return drain
+
     def freeze_startup_objects() -> None:
         # Modules, routes and schemas live as long as the process: keeping them out of the
         # collector's generations shortens every full collection, hence the latency tail.
@@ -77,19 +86,21 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                                                    include_in_schema=False),
                         *play_routes()],
         dependencies={"sessions": Provide(lambda: sessions, sync_to_thread=False),
-                      "robots": Provide(lambda: robots, sync_to_thread=False),
-                      "hub": Provide(lambda: hub, sync_to_thread=False),
-                      "lobby": Provide(lambda: lobby, sync_to_thread=False),
-                      "clocks": Provide(lambda: clocks, sync_to_thread=False),
-                      "drain": Provide(lambda: drain, sync_to_thread=False),
+                      "robots": Provide(robots_on, sync_to_thread=False),
+                      "hub": Provide(hub_on, sync_to_thread=False),
+                      "lobby": Provide(lobby_on, sync_to_thread=False),
+                      "clocks": Provide(clocks_on, sync_to_thread=False),
+                      "drain": Provide(drain_on, sync_to_thread=False),
                       "store": Provide(lambda: store, sync_to_thread=False)},
         exception_handlers=HANDLERS,
         middleware=[observer(settings.access_log), _rate_limits(settings, store)],
-        openapi_config=openapi_config(), request_class=StrictRequest, cors_config=_cors(settings),
+        openapi_config=openapi_config(), request_class=StrictRequest,
         request_max_body_size=settings.max_body_bytes,
         on_startup=[freeze_startup_objects, clocks.start, drain.install],
         on_shutdown=[close_store],
         logging_config=None)
     app.state.settings = settings
+    if settings.cors_origins:  # around the router, as Litestar's own CORS: every answer has it
+        app.asgi_handler = cors(settings.cors_origins)(app.asgi_handler)
     logging.getLogger("service").setLevel(logging.INFO)
     return app

@@ -5,6 +5,11 @@ in msgspec's lax mode (where `"2"` is 2). The API promises strict decoding, so t
 class decodes the body once with msgspec in strict mode into that type; Litestar's
 conversion then receives the finished struct and passes it through unchanged.
 
+Strict is about types, not about how a number is spelled: JSON has one number type, and
+JSON Schema (hence the OpenAPI document) counts `2.0` as the integer 2. msgspec refuses a
+float where an int is declared, so a body it refuses is decoded once more with integral
+numbers read as ints; only bodies that were going to be refused pay for that.
+
 Two more refusals keep every body a client can send a 4xx (docs/reliability.md): JSON
 nested deeper than MAX_DEPTH (no body of this API nests beyond 4 levels; the free-form
 fields, a move or options, could otherwise carry thousands), and an object with a repeated
@@ -12,6 +17,8 @@ key, refused rather than read last-wins, so that no two parsers read one body di
 """
 
 import json
+import math
+from decimal import Decimal
 from typing import Any
 
 import msgspec
@@ -59,6 +66,22 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
+def _integral_as_int(literal: str) -> int | float:
+    """A JSON number with a fraction or exponent: an int if it is a whole number.
+
+    Only numbers a double can hold are considered, so `1e999999999` stays a float (and is
+    refused) instead of becoming an int of a billion digits."""
+    approximate = float(literal)
+    if math.isfinite(approximate):
+        exact = Decimal(literal)
+        if exact == exact.to_integral_value():
+            return int(exact)
+    return approximate
+
+
+_NUMBERS_AS_SCHEMA_READS_THEM = msgspec.json.Decoder(float_hook=_integral_as_int)
+
+
 def _check_shape(body: bytes) -> None:
     """MalformedBody if a JSON body nests too deeply or repeats a key in an object."""
     if body.count(b"[") + body.count(b"{") > MAX_DEPTH and _depth(body) > MAX_DEPTH:
@@ -83,7 +106,13 @@ class StrictRequest(Request):
         if not body:
             raise MalformedBody("the request body is empty: send a JSON object")
         try:
-            value = msgspec.json.decode(body, type=field.annotation, strict=True)
+            try:
+                value = msgspec.json.decode(body, type=field.annotation, strict=True)
+            except msgspec.ValidationError as refused:
+                if "got `float`" not in str(refused):  # only a float where an int is due
+                    raise
+                plain = _NUMBERS_AS_SCHEMA_READS_THEM.decode(body)
+                value = msgspec.convert(plain, field.annotation, strict=True)
         except msgspec.ValidationError as error:
             raise ValidationException(extra=[{"message": str(error)}]) from None
         except msgspec.DecodeError as error:

@@ -112,7 +112,7 @@ HANDLERS = {
     NotStarted: lambda r, e: problem(r, 409, "game-waiting", str(e)),
     SeatUnavailable: lambda r, e: problem(r, 409, e.slug, str(e)),
     NoSuchSeat: lambda r, e: problem(r, 422, "no-such-seat", str(e)),
-    BadCursor: lambda r, e: problem(r, 400, "invalid-request", str(e)),
+    BadCursor: lambda r, e: problem(r, 422, "invalid-cursor", str(e)),
     StoreUnavailable: _store_unavailable,
     InvalidState: _corrupt,
     Exception: _internal,

@@ -8,6 +8,11 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+import core
+
+# The games this service offers, as core registers them: the document lists them.
+GameName = Literal[core.GAMES]  # type: ignore[valid-type]
+
 
 class Budget(msgspec.Struct, forbid_unknown_fields=True):
     """How the AI thinks: exactly one of iterations, time_ms (server-capped) and a
@@ -42,7 +47,7 @@ class GameOptions(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True
 
 class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     """POST /v1/games."""
-    game: Annotated[str, msgspec.Meta(max_length=64, examples=["cup-the-crab"])]
+    game: GameName
     players: Annotated[int, msgspec.Meta(ge=1, le=16)]
     options: GameOptions | None = None
     seed: Annotated[int, msgspec.Meta(ge=0)] | None = None  # core checks < 2**64: else 422

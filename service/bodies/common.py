@@ -5,6 +5,7 @@ from typing import Any, Generic, Literal, TypeVar
 import msgspec
 
 from service.meta import Clock
+from service.schemas import GameName
 
 ViewT = TypeVar("ViewT")
 MoveT = TypeVar("MoveT")
@@ -144,7 +145,7 @@ class WaitingList(msgspec.Struct, kw_only=True):
 class Created(msgspec.Struct, kw_only=True):
     """A new game: its id, and a token per human seat (the store keeps only a hash)."""
     id: str
-    game: str
+    game: GameName
     version: int
     seeded: bool
     seats: list[SeatToken]

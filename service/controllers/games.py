@@ -3,7 +3,7 @@
 import re
 from typing import Literal
 
-from litestar import Controller, Request, Response, get, post
+from litestar import Controller, HttpMethod, Request, Response, get, post, route
 from litestar.exceptions import ValidationException
 from litestar.params import Parameter
 
@@ -65,7 +65,14 @@ class GamesController(Controller):
             SeatToken(seat=seat, type="human", name=meta.name(seat), token=token)
             for seat, token in enumerate(tokens)])
 
-    @get("/", responses=problems(400, 503),
+    @route("/", http_method=HttpMethod.OPTIONS, include_in_schema=False,
+           sync_to_thread=False)
+    def allowed(self) -> Response[None]:
+        """What /v1/games allows. Litestar's own OPTIONS answer is made with the route's
+        first handler and lists only its method (POST), though GET is served too."""
+        return Response(None, status_code=204, headers={"Allow": "GET, OPTIONS, POST"})
+
+    @get("/", responses=problems(400, 422, 503),
          summary="Listed games waiting for players, newest first (cursor pagination)")
     async def waiting(self, lobby: Lobby,
                       status: Literal["waiting"] = Parameter(

@@ -127,8 +127,9 @@ def test_the_waiting_list_pages_with_a_cursor_without_gaps_or_repeats(client):
             break
     assert len(seen) == len(set(seen))
     assert [i for i in seen if i in made] == list(reversed(made))
-    assert_problem(client.get("/v1/games", params={"cursor": "not-ours"}), 400,
-                   "invalid-request")
+    # a string, as the document says a cursor is, but not one this API gave
+    assert_problem(client.get("/v1/games", params={"cursor": "not-ours"}), 422,
+                   "invalid-cursor")
     assert client.get("/v1/games", params={"limit": 0}).status_code == 400
 
 
