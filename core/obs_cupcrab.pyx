@@ -114,6 +114,11 @@ cdef void ccm_record(CCMemory* m, const CCState* s, int seat, int action) noexce
     m.hand_allow[seat] &= _unplaceable(s)
 
 
+cdef inline bint _remembered(const CCState* s, const CCMemory* m) noexcept nogil:
+    """Whether m's hand_allow is about the hands now held (this round's, before the end)."""
+    return m.round == s.round and s.phase != PHASE_OVER
+
+
 cdef int cc_next_decider(const CCState* s) noexcept nogil:
     cdef int seat
     if s.phase == PHASE_PLAY:
@@ -194,7 +199,7 @@ cdef void cc_write_observation(const CCState* s, const CCMemory* m, int seat,
         o[8] = cups / 70.0
         o[9] = s.seats[other].discards / 21.0
         for kind in range(CC_KINDS):
-            if m.round != s.round or (m.hand_allow[other] >> kind) & 1:
+            if not _remembered(s, m) or (m.hand_allow[other] >> kind) & 1:
                 o[10 + kind] = 1.0
             o[10 + CC_KINDS + kind] = counts[kind] / _kind_total(kind, players)
         o += SEAT_FEATURES
@@ -244,7 +249,7 @@ cdef class Memory:
     def hand_allow(self, state) -> list:
         """Per seat, the kinds its hand may hold (bitmasks), as the AI's history gives."""
         cdef const CCState* s = cc_state_of(state)
-        return [self.m.hand_allow[i] if self.m.round == s.round else ALL_KINDS
+        return [self.m.hand_allow[i] if _remembered(s, &self.m) else ALL_KINDS
                 for i in range(s.players)]
 
 

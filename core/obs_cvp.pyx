@@ -111,6 +111,8 @@ cdef void cvpm_record(CvpMemory* m, const CvpState* s, int seat, int action) noe
         elif action == CVP_CAPTURE:
             if seat == p:
                 m[o].opponent_known[s.pile[s.pile_len - 2]] += 1
+        elif action == CVP_DECLINE:                     # (a Mimic's decline: see below)
+            pass
         elif action < CVP_DISCARD_BASE:                 # Pincer: a card of seat's opponent
             if seat == o:
                 _reveal(&m[o], s.hand[p])

@@ -25,14 +25,17 @@ __all__ = ["Vector", "aec_env", "gym_env", "memory", "n_actions", "observation_l
 
 # Game name -> the compiled module writing its observations and masks.
 OBSERVERS = {"cup-the-crab": "core.obs_cupcrab", "crabe-vs-poulpe": "core.obs_cvp"}
+_imported: dict[str, Any] = {}
 
 
 def observer(name: str) -> Any:
     """The observation module of game `name` (ValueError naming the games if unknown)."""
-    module = OBSERVERS.get(name) if isinstance(name, str) else None
+    module = _imported.get(name) if isinstance(name, str) else None
     if module is None:
-        raise ValueError(f"unknown game {name!r}; games are: {', '.join(core.GAMES)}")
-    return importlib.import_module(module)
+        if name not in OBSERVERS:
+            raise ValueError(f"unknown game {name!r}; games are: {', '.join(core.GAMES)}")
+        module = _imported[name] = importlib.import_module(OBSERVERS[name])
+    return module
 
 
 def observation_shape(name: str, players: int) -> tuple[int, ...]:
