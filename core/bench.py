@@ -7,7 +7,10 @@ Prints medians of several runs (this machine is noisy, medians are not) of:
   (``legal_actions -> random.choice -> apply_action`` until the game is over);
 - steps per second of the dict path (``legal_moves -> random.choice -> apply``);
 - the dict path against the pure-Python reference model of ``tests/reference`` on the
-  same games (only when run from a source checkout, where that model exists).
+  same games (only when run from a source checkout, where that model exists);
+- for learning code (with the `rl` extra): steps per second of the batched C vector
+  (`core.rl.Vector`, observations and masks written) on one and two threads, and of the
+  PettingZoo environment driven by PettingZoo's own loop.
 """
 
 import argparse
@@ -114,6 +117,71 @@ def bench_game(game: str, players: int, runs: int, scale: float,
           f" integer loop {integer / pure:,.0f}x, dict loop {compiled / pure:,.0f}x)")
 
 
+def vector_loop(game: str, players: int, n: int, steps: int, threads: int,
+                stepped: list[float]) -> Callable[[], int]:
+    """Steps/s of Vector.sample_actions + Vector.step (observations and masks written);
+    the seconds inside step() alone are appended to `stepped`."""
+    from core.rl import Vector
+    vec = Vector(game, players, n, seed=1, threads=threads)
+
+    def work() -> int:
+        actions = vec.sample_actions()
+        inside = 0.0
+        for _ in range(steps):
+            vec.sample_actions(actions)
+            start = time.perf_counter()
+            vec.step(actions)
+            inside += time.perf_counter() - start
+        stepped.append(n * steps / inside)
+        return n * steps
+    return work
+
+
+def aec_loop(game: str, players: int, games: int) -> Callable[[], int]:
+    """Steps/s of the PettingZoo AEC env under agent_iter/last/step, random legal moves."""
+    import numpy as np
+    from core.rl import aec_env
+    env = aec_env(game, players)
+    rng = np.random.default_rng(1)
+
+    def work() -> int:
+        steps = 0
+        for seed in range(games):
+            env.reset(seed=seed)
+            for _agent in env.agent_iter():
+                obs, _, termination, truncation, _ = env.last()
+                action = (None if termination or truncation
+                          else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+                env.step(action)
+                steps += action is not None
+        return steps
+    return work
+
+
+def bench_rl(runs: int, scale: float) -> None:
+    """The learning-code figures of docs/rl.md (skipped without the `rl` extra)."""
+    try:
+        import numpy  # noqa: F401
+        import pettingzoo  # noqa: F401
+    except ImportError:
+        print("rl: skipped (pip install '.[rl]' for the batched vector and the envs)")
+        return
+    game, players, n = "cup-the-crab", 2, 4096
+    steps = max(1, int(100 * scale))
+    rates = {}
+    for threads in (1, 2):
+        stepped: list[float] = []
+        rates[threads] = median_rate(vector_loop(game, players, n, steps, threads, stepped),
+                                     runs)
+        inside = statistics.median(stepped)
+        print(f"{game} {players}p  C vector {n} games, {threads} thread(s)"
+              f"  {rates[threads]:12,.0f} steps/s sample+step  {inside:12,.0f} in step()")
+    print(f"{game} {players}p  C vector 2 threads / 1 thread   {rates[2] / rates[1]:.2f}x")
+    for name, count in (("cup-the-crab", 2), ("crabe-vs-poulpe", 2)):
+        rate = median_rate(aec_loop(name, count, max(1, int(100 * scale))), runs)
+        print(f"{name} {count}p  PettingZoo AEC env loop    {rate:12,.0f} steps/s")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
@@ -131,6 +199,7 @@ def main(argv: list[str] | None = None) -> None:
                 continue
             for options in VARIANTS.get(game, [None]):
                 bench_game(game, players, args.runs, args.scale, options)
+    bench_rl(args.runs, args.scale)
 
 
 if __name__ == "__main__":
