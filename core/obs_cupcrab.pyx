@@ -130,11 +130,11 @@ cdef int cc_next_decider(const CCState* s) noexcept nogil:
     return -1
 
 
-cdef inline float _kind_total(int kind, int players) noexcept nogil:
-    """Copies of a kind in the whole game."""
-    if kind < CC_CUP_KINDS:
-        return SEAT_CAP[kind]
-    return SEAT_CAP[kind] * players
+cdef inline void _per_copy(int players, float* out) noexcept nogil:
+    """1 / (copies of each kind in the whole game): a count times this is in [0, 1]."""
+    cdef int kind
+    for kind in range(CC_KINDS):
+        out[kind] = 1.0 / (SEAT_CAP[kind] if kind < CC_CUP_KINDS else SEAT_CAP[kind] * players)
 
 
 cdef void cc_write_observation(const CCState* s, const CCMemory* m, int seat,
@@ -144,6 +144,8 @@ cdef void cc_write_observation(const CCState* s, const CCMemory* m, int seat,
     cdef int start = (s.first_player + s.round) % players
     cdef float* o = out
     cdef const uint8_t* counts
+    cdef float per_copy[CC_KINDS]
+    _per_copy(players, per_copy)
     memset(out, 0, cc_observation_size(players) * sizeof(float))
     o[s.phase] = 1.0
     o += 3
@@ -168,11 +170,11 @@ cdef void cc_write_observation(const CCState* s, const CCMemory* m, int seat,
             o[3] = s.stacks[slot].len / 72.0
             for i in range(s.stacks[slot].len):
                 o[4 + s.stacks[slot].cards[i]] += 1.0
-            for kind in range(CC_KINDS):
-                o[4 + kind] /= _kind_total(kind, players)
+            for kind in range(CC_KINDS):    # one rounding: the most copies give 1 exactly
+                o[4 + kind] *= per_copy[kind]
         o += STACK_FEATURES
     for kind in range(CC_KINDS):
-        o[kind] = s.discard_pile[kind] / _kind_total(kind, players)
+        o[kind] = s.discard_pile[kind] * per_copy[kind]
     o += CC_KINDS
     for rel in range(players):
         other = (seat + rel) % players
@@ -201,7 +203,7 @@ cdef void cc_write_observation(const CCState* s, const CCMemory* m, int seat,
         for kind in range(CC_KINDS):
             if not _remembered(s, m) or (m.hand_allow[other] >> kind) & 1:
                 o[10 + kind] = 1.0
-            o[10 + CC_KINDS + kind] = counts[kind] / _kind_total(kind, players)
+            o[10 + CC_KINDS + kind] = counts[kind] * per_copy[kind]
         o += SEAT_FEATURES
 
 
