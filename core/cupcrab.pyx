@@ -963,10 +963,23 @@ cdef class CupCrabState(GameStateBase):
         """Scores, Cup counts, winners and ranking (ruling C9); None until the game is over."""
         if self.s.phase != PHASE_OVER:
             return None
+        return self._ranked(())
+
+    def forfeit_result(self, absent) -> dict:
+        """The result if the game ended now because the seats in absent walked away: they
+        rank last (tied among themselves), the others by C9's order of the points and
+        Cups scored so far (see docs/rules.md, "A game ended by a turn clock")."""
+        absent = tuple(sorted(set(absent)))
+        for seat in absent:
+            self._seat(seat, ValueError)
+        return self._ranked(absent)
+
+    def _ranked(self, absent: tuple) -> dict:
         n = self.s.players
         scores = [self.s.seats[i].score for i in range(n)]
         cups = [_total(self.s.seats[i].score_pile, CC_CUP_KINDS) for i in range(n)]
-        keys = [(scores[i], cups[i]) for i in range(n)]
+        # An absent seat's key is below every present seat's (scores are never negative).
+        keys = [(-1, -1) if i in absent else (scores[i], cups[i]) for i in range(n)]
         ranks = [1 + sum(other > keys[i] for other in keys) for i in range(n)]
         order = sorted(range(n), key=lambda i: (ranks[i], i))
         return {

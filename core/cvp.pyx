@@ -1074,12 +1074,26 @@ cdef class CrabeVsPoulpeState(GameStateBase):
         """The winner (ruling P6) and the cards each seat had left; None until over."""
         if self.s.phase != PH_OVER:
             return None
-        winner = self.s.winner
+        return self._ranked(self.s.winner)
+
+    def forfeit_result(self, absent) -> dict:
+        """The result if the game ended now because the seats in absent walked away: the
+        other seat wins. With both absent, the seat with fewer cards left (hand + draw
+        pile) ranks first, seat 0 on a tie (docs/rules.md, "A game ended by a turn clock")."""
+        absent = sorted(set(absent))
+        for seat in absent:
+            self._seat(seat, ValueError)
+        left = [self.s.hand_size[i] + self.s.draw_len[i] for i in range(CVP_PLAYERS)]
+        if len(absent) == 1:
+            return self._ranked(absent[0] ^ 1)
+        return self._ranked(1 if left[1] < left[0] else 0)
+
+    def _ranked(self, int winner) -> dict:
         left = [self.s.hand_size[i] + self.s.draw_len[i] for i in range(CVP_PLAYERS)]
         return {
             "winner": winner, "winners": [winner], "cards_left": left,
             "rounds": self.s.round,
-            "ranking": [{"seat": winner, "rank": 1, "cards_left": 0},
+            "ranking": [{"seat": winner, "rank": 1, "cards_left": left[winner]},
                         {"seat": winner ^ 1, "rank": 2, "cards_left": left[winner ^ 1]}],
         }
 

@@ -32,6 +32,9 @@ class GameState(Protocol):
         """What seat (None: a spectator) may know, and nothing else."""
     def result(self) -> dict[str, Any] | None:
         """Scores, winners and ranking once over; None before."""
+    def forfeit_result(self, absent: list[int]) -> dict[str, Any]:
+        """The result (as result() gives it) if the game ended now because the seats in
+        absent walked away: they rank last, the others by the game's own scoring so far."""
     def snapshot(self) -> dict[str, Any]:
         """The complete position, hidden cards included: for tools, never for players."""
     def clone(self) -> "GameState": ...

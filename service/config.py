@@ -22,6 +22,15 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     return value
 
 
+def _origins(raw: str) -> tuple[str, ...]:
+    origins = tuple(origin.strip().rstrip("/") for origin in raw.split(",") if origin.strip())
+    for origin in origins:
+        if origin != "*" and not origin.startswith(("http://", "https://")):
+            raise ConfigError(f"CORS_ORIGINS lists origins such as https://example.com (or *),"
+                              f" got {origin!r}")
+    return origins
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None = None     # REDIS_URL; None: the embedded in-process store
@@ -33,6 +42,8 @@ class Settings:
     access_log: bool = True          # ACCESS_LOG=0 turns the JSON request log off
     ai_max_iterations: int = 20_000  # AI_MAX_ITERATIONS: cap of a suggestion or AI seat
     ai_max_time_ms: int = 2_000      # AI_MAX_TIME_MS: the same for a time budget
+    cors_origins: tuple[str, ...] = ()  # CORS_ORIGINS: comma-separated origins browsers may call from
+    keep_alive_seconds: int = 15     # EVENTS_KEEP_ALIVE_SECONDS: a comment on idle event streams
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> "Settings":
@@ -47,6 +58,9 @@ class Settings:
             ai_max_iterations=_int(env, "AI_MAX_ITERATIONS", cls.ai_max_iterations, 1,
                                    1_000_000),
             ai_max_time_ms=_int(env, "AI_MAX_TIME_MS", cls.ai_max_time_ms, 1, 60_000),
+            cors_origins=_origins(env.get("CORS_ORIGINS", "")),
+            keep_alive_seconds=_int(env, "EVENTS_KEEP_ALIVE_SECONDS", cls.keep_alive_seconds,
+                                    1, 300),
         )
         settings.check()
         return settings
@@ -64,7 +78,9 @@ class Settings:
                "MAX_BODY_BYTES": str(self.max_body_bytes),
                "ACCESS_LOG": "1" if self.access_log else "0",
                "AI_MAX_ITERATIONS": str(self.ai_max_iterations),
-               "AI_MAX_TIME_MS": str(self.ai_max_time_ms)}
+               "AI_MAX_TIME_MS": str(self.ai_max_time_ms),
+               "CORS_ORIGINS": ",".join(self.cors_origins),
+               "EVENTS_KEEP_ALIVE_SECONDS": str(self.keep_alive_seconds)}
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url
         return env

@@ -64,6 +64,7 @@ def observer(access_log: bool):
 
 
 @get("/metrics", include_in_schema=True, summary="Prometheus metrics of this worker",
-     tags=["health"], sync_to_thread=False)
-def metrics() -> Response:
-    return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+     tags=["health"], sync_to_thread=False, media_type=CONTENT_TYPE_LATEST)
+def metrics() -> Response[str]:
+    """Prometheus' text exposition format, version 0.0.4."""
+    return Response(generate_latest().decode(), media_type=CONTENT_TYPE_LATEST)

@@ -11,6 +11,7 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
 from core import InvalidState
+from service.bodies.common import Problem
 from service.robots import BudgetRefused, NotYourTurn
 from service.sessions import (GameNotFound, IdempotencyMismatch, InvalidGame, MoveRejected,
                               Unauthorized, VersionConflict)
@@ -25,9 +26,9 @@ TITLES = {400: "Bad request", 401: "Unauthorized", 404: "Not found",
 
 
 def problem(request: Request, status: int, slug: str, detail: str,
-            headers: dict[str, str] | None = None, **extensions: Any) -> Response:
-    body = {"type": f"/problems/{slug}", "title": TITLES.get(status, "Error"),
-            "status": status, "detail": detail, "instance": request.url.path, **extensions}
+            headers: dict[str, str] | None = None, **extensions: Any) -> Response[Problem]:
+    body = Problem(type=f"/problems/{slug}", title=TITLES.get(status, "Error"), status=status,
+                   detail=detail, instance=request.url.path, **extensions)
     return Response(body, status_code=status, media_type=MEDIA_TYPE, headers=headers)
 
 

@@ -9,6 +9,7 @@ import hmac
 import secrets
 import time
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import msgspec
@@ -62,13 +63,16 @@ class Meta(msgspec.Struct, frozen=True):
         return self.ai is not None and self.ai[seat] is not None
 
 
-@dataclass(frozen=True)
+@dataclass
 class Session:
-    """A loaded game: its record, decoded metadata and core state."""
+    """A loaded game: its record, decoded metadata and (decoded when first used) state."""
     game_id: str
     record: GameRecord
     meta: Meta
-    state: core.GameState
+
+    @cached_property
+    def state(self) -> core.GameState:
+        return core.from_bytes(self.record.blob)
 
 
 def _hash(token: str) -> str:
@@ -90,8 +94,9 @@ class Sessions:
                      ) -> tuple[str, Session, list[str | None]]:
         """A new game; its id, session and a secret token per human seat (None for AI)."""
         try:
+            options = None if request.options is None else msgspec.to_builtins(request.options)
             state = core.new_game(request.game, request.players, seed=request.seed,
-                                  options=request.options)
+                                  options=options)
         except ValueError as error:
             raise InvalidGame(str(error)) from None
         ai_seats = ai_seats or [None] * state.players
@@ -102,17 +107,18 @@ class Sessions:
         record = GameRecord(0, state.to_bytes(), msgspec.json.encode(meta))
         game_id = new_game_id()
         await self.store.create(game_id, record)
-        return game_id, Session(game_id, record, meta, state), tokens
+        session = Session(game_id, record, meta)
+        session.state = state  # already decoded
+        return game_id, session, tokens
 
     async def load(self, game_id: str) -> Session:
-        return self._session(game_id, await self.store.load(game_id))
+        return self.session(game_id, await self.store.load(game_id))
 
     @staticmethod
-    def _session(game_id: str, record: GameRecord | None) -> Session:
+    def session(game_id: str, record: GameRecord | None) -> Session:
         if record is None:
             raise GameNotFound(game_id)
-        meta = msgspec.json.decode(record.meta, type=Meta)
-        return Session(game_id, record, meta, core.from_bytes(record.blob))
+        return Session(game_id, record, msgspec.json.decode(record.meta, type=Meta))
 
     @staticmethod
     def seat_of(session: Session, token: str | None) -> int | None:
@@ -146,12 +152,13 @@ class Sessions:
         """The move log as seat (None: a spectator) may see it now."""
         entries = [msgspec.json.decode(raw) for raw in await self.store.history(session.game_id)]
         state = session.state
-        return {"id": session.game_id, "version": session.record.version,
-                "entries": [self._visible_entry(state, entry, seat) for entry in entries]}
+        return {"id": session.game_id, "game": session.meta.game,
+                "version": session.record.version,
+                "entries": [self.visible_entry(state, entry, seat) for entry in entries]}
 
     @staticmethod
-    def _visible_entry(state: core.GameState, entry: dict[str, Any],
-                       viewer: int | None) -> dict[str, Any]:
+    def visible_entry(state: core.GameState, entry: dict[str, Any],
+                      viewer: int | None) -> dict[str, Any]:
         """A log entry as viewer may see it; what the mover was shown (a revealed hand)
         stays the mover's until the game is over."""
         actor = entry["seat"]
@@ -169,12 +176,9 @@ class Sessions:
         if token is None:
             raise Unauthorized("moves need the seat's token: Authorization: Bearer <token>")
         # Keys are scoped by token, i.e. by seat, and known before the game is loaded.
-        replay_key = fingerprint = None
-        if idempotency_key is not None:
-            replay_key = f"{_hash(token)}:{idempotency_key}"
-            fingerprint = hashlib.sha256(msgspec.json.encode(
-                {"move": request.move, "expected_version": request.expected_version},
-                order="sorted")).hexdigest()
+        replay_key = None if idempotency_key is None else f"{_hash(token)}:{idempotency_key}"
+        move = request.move  # its form is checked by core, whose messages say what is wrong
+        fingerprint = None if replay_key is None else self._fingerprint(move, request)
         for _ in range(MAX_COMMIT_ATTEMPTS):
             session, replayed = await self._load_for_move(game_id, replay_key)
             seat = self.seat_of(session, token)
@@ -185,17 +189,24 @@ class Sessions:
                 raise VersionConflict(request.expected_version, current)
             observed = session.state.observed_by(seat)
             try:
-                session.state.apply(seat, request.move)
+                session.state.apply(seat, move)
             except core.IllegalMove as error:
                 raise MoveRejected(str(error), session.state.legal_moves(seat)) from None
             response = self.view(session, seat, current + 1)
             record = None if replay_key is None else (replay_key, msgspec.json.encode(
                 {"fingerprint": fingerprint, "response": response}))
-            if await self.commit(session, seat, request.move, observed, record):
+            if await self.commit(session, seat, move, observed, record):
                 return response, session.meta
             if request.expected_version is not None and replay_key is None:
                 raise VersionConflict(request.expected_version, current + 1)
         raise VersionConflict(current, current + 1)
+
+    @staticmethod
+    def _fingerprint(move: dict[str, Any], request: MoveRequest) -> str:
+        """What makes two requests with one idempotency key the same request."""
+        return hashlib.sha256(msgspec.json.encode(
+            {"move": move, "expected_version": request.expected_version},
+            order="sorted")).hexdigest()
 
     async def commit(self, session: Session, seat: int, move: dict[str, Any],
                      observed: dict[str, Any] | None = None,
@@ -210,7 +221,8 @@ class Sessions:
         if observed is not None:
             entry["observed"] = observed
         return await self.store.commit(session.game_id, current, Commit(
-            blob=session.state.to_bytes(), entry=msgspec.json.encode(entry),
+            blob=session.state.to_bytes(), meta=session.record.meta,
+            entry=msgspec.json.encode(entry),
             idempotency_key=None if replay is None else replay[0],
             response=b"" if replay is None else replay[1]))
 
@@ -219,7 +231,7 @@ class Sessions:
         if replay_key is None:
             return await self.load(game_id), None
         record, replayed = await self.store.load_with_replay(game_id, replay_key)
-        return self._session(game_id, record), replayed
+        return self.session(game_id, record), replayed
 
     @staticmethod
     def _replayed(raw: bytes, fingerprint: str | None) -> dict[str, Any]:

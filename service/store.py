@@ -1,16 +1,28 @@
 """Where game sessions live: a Redis store for production, an in-process one for a laptop.
 
-Both keep, per game, a record (version, core blob, immutable metadata), the move log
-and idempotency records, and pass the same contract tests (tests/service/test_store.py).
-A move is committed by one atomic compare-and-set on the version.
+Both keep, per game, a record (version, core blob, metadata), the log of changes, each
+version's record (so an event stream can show any version as it was), and idempotency
+records, and pass the same contract tests (tests/service/test_store.py). A change is
+committed by one atomic compare-and-set on the version, which also notifies every replica
+watching the game (Redis pub/sub; in process for the memory store).
 """
 
+import asyncio
+import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+import msgspec
 import redis.asyncio as redis
 from redis.exceptions import RedisError
+
+log = logging.getLogger("service.store")
+
+# listener(game id, version, wall-clock time of the commit): a commit of a watched game.
+# A version of -1 means "notices may have been lost" (the store reconnected).
+Listener = Callable[[str, int, float], None]
 
 
 class StoreUnavailable(Exception):
@@ -19,15 +31,31 @@ class StoreUnavailable(Exception):
 
 @dataclass(frozen=True)
 class GameRecord:
-    version: int   # moves applied so far
+    version: int   # changes committed so far (the log's length)
     blob: bytes    # core's to_bytes() of the state
-    meta: bytes    # JSON written at creation (game, seats' token hashes, ...), never changed
+    meta: bytes    # JSON of what the service keeps beside the state (game, seats, ...)
+
+    def packed(self) -> bytes:
+        return msgspec.msgpack.encode((self.version, self.blob, self.meta))
+
+    @staticmethod
+    def unpacked(raw: bytes) -> "GameRecord":
+        return GameRecord(*msgspec.msgpack.decode(raw, type=tuple[int, bytes, bytes]))
+
+
+@dataclass(frozen=True)
+class Change:
+    """A committed version: its log entry and the record it left."""
+    entry: bytes
+    record: GameRecord
 
 
 @dataclass(frozen=True)
 class Commit:
-    """One applied move: the new state, its log entry, and the idempotency record if any."""
+    """One change: the new record's state and metadata, its log entry, and the
+    idempotency record if any."""
     blob: bytes
+    meta: bytes
     entry: bytes
     idempotency_key: str | None = None
     response: bytes = b""
@@ -43,6 +71,12 @@ class Store(Protocol):
     async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
         """Applies commit if the game is at expected_version; False if it moved on."""
     async def history(self, game_id: str) -> list[bytes]: ...
+    async def changes_since(self, game_id: str, version: int) -> list[Change]:
+        """The versions after version, in order (empty if none or no such game)."""
+    def on_commit(self, listener: Listener) -> None:
+        """Calls listener for every commit of a watched game, on any replica."""
+    async def watch(self, game_id: str) -> None: ...
+    async def unwatch(self, game_id: str) -> None: ...
     async def ping(self) -> None: ...
     async def close(self) -> None: ...
 
@@ -56,8 +90,11 @@ class MemoryStore:
 
     def __init__(self, ttl: int) -> None:
         self._ttl = ttl
-        self._games: dict[str, tuple[float, GameRecord, list[bytes], dict[str, bytes]]] = {}
+        # game id -> (expiry, record, log, replays, each version's record)
+        self._games: dict[str, tuple[float, GameRecord, list[bytes], dict[str, bytes],
+                                     list[GameRecord]]] = {}
         self._creates = 0
+        self._listener: Listener | None = None
 
     def _live(self, game_id: str):
         item = self._games.get(game_id)
@@ -72,7 +109,7 @@ class MemoryStore:
             now = time.monotonic()
             for stale in [g for g, item in self._games.items() if item[0] < now]:
                 del self._games[stale]
-        self._games[game_id] = (time.monotonic() + self._ttl, record, [], {})
+        self._games[game_id] = (time.monotonic() + self._ttl, record, [], {}, [])
 
     async def load(self, game_id: str) -> GameRecord | None:
         item = self._live(game_id)
@@ -87,17 +124,37 @@ class MemoryStore:
         item = self._live(game_id)
         if item is None or item[1].version != expected_version:
             return False
-        _, record, log, replays = item
+        _, record, log, replays, records = item
         log.append(commit.entry)
         if commit.idempotency_key is not None:
             replays[commit.idempotency_key] = commit.response
-        new = GameRecord(record.version + 1, commit.blob, record.meta)
-        self._games[game_id] = (time.monotonic() + self._ttl, new, log, replays)
+        new = GameRecord(record.version + 1, commit.blob, commit.meta)
+        records.append(new)
+        self._games[game_id] = (time.monotonic() + self._ttl, new, log, replays, records)
+        if self._listener is not None:
+            self._listener(game_id, new.version, time.time())
         return True
 
     async def history(self, game_id: str) -> list[bytes]:
         item = self._live(game_id)
         return [] if item is None else list(item[2])
+
+    async def changes_since(self, game_id: str, version: int) -> list[Change]:
+        item = self._live(game_id)
+        if item is None:
+            return []
+        _, _, log, _, records = item
+        return [Change(entry, record) for entry, record
+                in zip(log[version:], records[version:])]
+
+    def on_commit(self, listener: Listener) -> None:
+        self._listener = listener  # every commit is in this process: nothing to watch
+
+    async def watch(self, game_id: str) -> None:
+        return None
+
+    async def unwatch(self, game_id: str) -> None:
+        return None
 
     async def ping(self) -> None:
         return None
@@ -106,26 +163,35 @@ class MemoryStore:
         self._games.clear()
 
 
-# KEYS: the game's hash, its log, its idempotency hash (one hash tag: one cluster slot).
-# ARGV: expected version, blob, log entry, TTL seconds, idempotency key ('' if none), response.
+# KEYS: the game's hash, its log, its idempotency hash, its records (one hash tag: one
+# cluster slot). ARGV: expected version, blob, log entry, TTL seconds, idempotency key
+# ('' if none), response, meta, the new record packed, the channel, the notice. PUBLISH needs no key: Redis Cluster forwards it to every node.
 _COMMIT = """
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version or tonumber(version) ~= tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], 'version', tonumber(version) + 1, 'blob', ARGV[2])
+redis.call('HSET', KEYS[1], 'version', tonumber(version) + 1, 'blob', ARGV[2], 'meta', ARGV[7])
 redis.call('RPUSH', KEYS[2], ARGV[3])
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('RPUSH', KEYS[4], ARGV[8])
+for i = 1, 4 do
+  if i ~= 3 then redis.call('EXPIRE', KEYS[i], ARGV[4]) end
+end
 if ARGV[5] ~= '' then
   redis.call('HSET', KEYS[3], ARGV[5], ARGV[6])
   redis.call('EXPIRE', KEYS[3], ARGV[4])
 end
+redis.call('PUBLISH', ARGV[9], ARGV[10])
 return 1
 """
 
 
-def _keys(game_id: str) -> tuple[str, str, str]:
+def _keys(game_id: str) -> tuple[str, str, str, str]:
     tag = f"game:{{{game_id}}}"
-    return f"{tag}:state", f"{tag}:log", f"{tag}:idempotency"
+    return f"{tag}:state", f"{tag}:log", f"{tag}:idempotency", f"{tag}:records"
+
+
+def channel(game_id: str) -> str:
+    """The pub/sub channel on which a game's commits are announced."""
+    return f"game:{{{game_id}}}:events"
 
 
 class RedisStore:
@@ -139,11 +205,13 @@ class RedisStore:
             url, max_connections=pool_size, socket_timeout=5, socket_connect_timeout=2,
             health_check_interval=30)
         self._redis = redis.Redis(connection_pool=pool)
+        self._url = url
         self._ttl = ttl
         self._commit = self._redis.register_script(_COMMIT)
+        self._notices = Notices(url)
 
     async def create(self, game_id: str, record: GameRecord) -> None:
-        state, _, _ = _keys(game_id)
+        state = _keys(game_id)[0]
         try:
             async with self._redis.pipeline(transaction=True) as pipe:
                 pipe.hset(state, mapping={"version": record.version, "blob": record.blob,
@@ -154,7 +222,7 @@ class RedisStore:
             raise StoreUnavailable(str(error)) from error
 
     async def load(self, game_id: str) -> GameRecord | None:
-        state, _, _ = _keys(game_id)
+        state = _keys(game_id)[0]
         try:
             version, blob, meta = await self._redis.hmget(state, ["version", "blob", "meta"])
         except RedisError as error:
@@ -163,7 +231,7 @@ class RedisStore:
 
     async def load_with_replay(self, game_id: str,
                                idempotency_key: str) -> tuple[GameRecord | None, bytes | None]:
-        state, _, replays = _keys(game_id)
+        state, _, replays, _ = _keys(game_id)
         try:
             async with self._redis.pipeline(transaction=False) as pipe:
                 pipe.hmget(state, ["version", "blob", "meta"])
@@ -174,10 +242,13 @@ class RedisStore:
         return _record(version, blob, meta), replay
 
     async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
+        record = GameRecord(expected_version + 1, commit.blob, commit.meta)
         try:
             done = await self._commit(keys=_keys(game_id), args=[
                 expected_version, commit.blob, commit.entry, self._ttl,
-                commit.idempotency_key or "", commit.response])
+                commit.idempotency_key or "", commit.response, commit.meta,
+                record.packed(), channel(game_id),
+                f"{expected_version + 1} {time.time():.6f}"])
         except RedisError as error:
             raise StoreUnavailable(str(error)) from error
         return done == 1
@@ -188,6 +259,27 @@ class RedisStore:
         except RedisError as error:
             raise StoreUnavailable(str(error)) from error
 
+    async def changes_since(self, game_id: str, version: int) -> list[Change]:
+        _, entries_key, _, records_key = _keys(game_id)
+        try:  # one transaction: both lists at the same length
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.lrange(entries_key, version, -1)
+                pipe.lrange(records_key, version, -1)
+                entries, records = await pipe.execute()
+        except RedisError as error:
+            raise StoreUnavailable(str(error)) from error
+        return [Change(entry, GameRecord.unpacked(record))
+                for entry, record in zip(entries, records)]
+
+    def on_commit(self, listener: Listener) -> None:
+        self._notices.listener = listener
+
+    async def watch(self, game_id: str) -> None:
+        await self._notices.watch(game_id)
+
+    async def unwatch(self, game_id: str) -> None:
+        await self._notices.unwatch(game_id)
+
     async def ping(self) -> None:
         try:
             await self._redis.ping()
@@ -195,7 +287,86 @@ class RedisStore:
             raise StoreUnavailable(str(error)) from error
 
     async def close(self) -> None:
+        await self._notices.close()
         await self._redis.aclose(close_connection_pool=True)
+
+
+class Notices:
+    """This process's one pub/sub connection: commits of the games its streams watch.
+
+    Pub/sub may drop messages while the connection is down; the log does not, so after
+    every (re)connection each watched game gets a notice of version -1 and its streams
+    re-read the log from where they are.
+    """
+
+    HEARTBEAT = "crab:replicas"  # always subscribed, so the connection always exists
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self.listener: Listener | None = None
+        self._watched: set[str] = set()
+        self._pubsub: redis.client.PubSub | None = None
+        self._task: asyncio.Task | None = None
+
+    async def watch(self, game_id: str) -> None:
+        self._watched.add(game_id)
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        elif self._pubsub is not None:
+            await self._subscribe(self._pubsub, [channel(game_id)])
+
+    async def unwatch(self, game_id: str) -> None:
+        self._watched.discard(game_id)
+        if self._pubsub is not None:
+            try:
+                await self._pubsub.unsubscribe(channel(game_id))
+            except RedisError:
+                pass  # the reconnection subscribes to watched games only
+
+    async def _subscribe(self, pubsub: redis.client.PubSub, channels: list[str]) -> None:
+        try:
+            await pubsub.subscribe(*channels)
+        except RedisError:
+            pass  # _run reconnects and subscribes again
+
+    async def _run(self) -> None:
+        pause = 0.05
+        while True:
+            pubsub = redis.Redis.from_url(self._url, socket_connect_timeout=2,
+                                          health_check_interval=15).pubsub(
+                ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.HEARTBEAT,
+                                       *[channel(game) for game in self._watched])
+                self._pubsub, pause = pubsub, 0.05
+                self._tell_all_to_reread()
+                while True:
+                    message = await pubsub.get_message(timeout=30)
+                    if message is not None:
+                        self._deliver(message)
+            except (RedisError, OSError) as error:
+                log.warning("event notices interrupted (%s); reconnecting", error)
+            finally:
+                self._pubsub = None
+                await pubsub.aclose()
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 2.0)
+
+    def _tell_all_to_reread(self) -> None:
+        if self.listener is not None:
+            for game_id in list(self._watched):
+                self.listener(game_id, -1, time.time())
+
+    def _deliver(self, message: dict) -> None:
+        name = message["channel"].decode()
+        if self.listener is None or not name.startswith("game:{"):
+            return
+        version, _, committed = message["data"].decode().partition(" ")
+        self.listener(name[6:name.index("}")], int(version), float(committed))
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
 
 
 def _record(version: bytes | None, blob: bytes | None, meta: bytes | None) -> GameRecord | None:

@@ -1,18 +1,22 @@
 """/v1/games: create games, read views, legal moves and history, post moves."""
 
 import re
-from typing import Any
 
-from litestar import Controller, Request, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.exceptions import ValidationException
 from litestar.params import Parameter
 
+from service import bodies
+from service.bodies.common import Created, SeatToken
+from service.conditional import cache_headers, etag, is_current, not_modified
+from service.openapi import NOT_MODIFIED, problems
 from service.robots import Robots
 from service.schemas import Budget, CreateGame, MoveRequest
 from service.sessions import GameNotFound, Session, Sessions, Unauthorized
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
+READ_ERRORS = {**NOT_MODIFIED, **problems(401, 404, 503)}
 
 
 def bearer_token(request: Request) -> str | None:
@@ -36,42 +40,58 @@ class GamesController(Controller):
     path = "/v1/games"
     tags = ["games"]
 
-    @post("/", status_code=201,
+    @post("/", status_code=201, responses=problems(400, 413, 422, 503),
           summary="Create a game; returns a secret token per human seat, once")
-    async def create(self, data: CreateGame, sessions: Sessions,
-                     robots: Robots) -> dict[str, Any]:
+    async def create(self, data: CreateGame, sessions: Sessions, robots: Robots) -> Created:
         game_id, session, tokens = await sessions.create(data, robots.seats_of(data))
         if session.meta.ai is not None:
             if all(token is None for token in tokens):
                 robots.play_in_background(game_id)
             else:
                 await robots.play_turns(game_id)
-        return {"id": game_id, "game": session.meta.game, "version": 0,
-                "seeded": session.meta.seeded,
-                "seats": [{"seat": seat, "type": "ai"} if token is None else
-                          {"seat": seat, "type": "human", "token": token}
-                          for seat, token in enumerate(tokens)]}
+        return Created(id=game_id, game=session.meta.game, version=0,
+                       seeded=session.meta.seeded,
+                       seats=[SeatToken(seat=seat, type="ai") if token is None else
+                              SeatToken(seat=seat, type="human", token=token)
+                              for seat, token in enumerate(tokens)])
 
-    @get("/{game_id:str}", summary="The game as the caller's seat (or a spectator) sees it")
+    @get("/{game_id:str}", responses=READ_ERRORS,
+         summary="The game as the caller's seat (or a spectator) sees it")
     async def read(self, game_id: str, request: Request, sessions: Sessions,
-                   robots: Robots) -> dict[str, Any]:
-        session = await load(sessions, game_id)
-        robots.resume_if_stalled(session)
-        return sessions.view(session, sessions.seat_of(session, bearer_token(request)))
-
-    @get("/{game_id:str}/legal-moves", summary="The caller's legal moves, as POST .../moves takes them")
-    async def legal_moves(self, game_id: str, request: Request,
-                          sessions: Sessions) -> dict[str, Any]:
+                   robots: Robots) -> Response[bodies.GameBody]:
         session = await load(sessions, game_id)
         seat = sessions.seat_of(session, bearer_token(request))
-        moves = [] if seat is None else session.state.legal_moves(seat)
-        return {"id": game_id, "version": session.record.version, "you": seat,
-                "legal_moves": moves}
+        robots.resume_if_stalled(session)
+        tag = etag(session.record.version, seat)
+        if is_current(request, tag):
+            return not_modified(tag)
+        return Response(bodies.game_body(sessions.view(session, seat)),
+                        headers=cache_headers(tag))
 
-    @post("/{game_id:str}/moves", status_code=200, summary="Apply one move for the token's seat")
+    @get("/{game_id:str}/legal-moves", responses=READ_ERRORS,
+         summary="The caller's legal moves, as POST .../moves takes them")
+    async def legal_moves(self, game_id: str, request: Request,
+                          sessions: Sessions) -> Response[bodies.LegalMovesBody]:
+        session = await load(sessions, game_id)
+        seat = sessions.seat_of(session, bearer_token(request))
+        tag = etag(session.record.version, seat)
+        if is_current(request, tag):
+            return not_modified(tag)
+        moves = [] if seat is None else session.state.legal_moves(seat)
+        return Response(bodies.legal_moves_body({
+            "id": game_id, "game": session.meta.game, "version": session.record.version,
+            "you": seat, "legal_moves": moves}), headers=cache_headers(tag))
+
+    @post("/{game_id:str}/moves", status_code=200,
+          responses=problems(400, 401, 404, 409, 413, 422, 503),
+          summary="Apply one move for the token's seat")
     async def move(self, game_id: str, data: MoveRequest, request: Request, sessions: Sessions,
-                   robots: Robots, idempotency_key: str | None = Parameter(header="Idempotency-Key",
-                                                           default=None)) -> dict[str, Any]:
+                   robots: Robots, idempotency_key: str | None = Parameter(
+                       header="Idempotency-Key", default=None,
+                       schema_extra={"pattern": IDEMPOTENCY_KEY.pattern},
+                       description="1 to 200 printable ASCII characters; a retry with the"
+                                   " same key returns the first response")
+                   ) -> bodies.GameBody:
         if idempotency_key is not None and not IDEMPOTENCY_KEY.match(idempotency_key):
             raise ValidationException(extra=[{
                 "message": "Idempotency-Key must be 1 to 200 printable ASCII characters",
@@ -82,22 +102,31 @@ class GamesController(Controller):
                                              idempotency_key)
         if meta.ai is not None:
             await robots.play_turns(game_id)  # a GET after this shows a human to move
-        return response
+        return bodies.game_body(response)
 
     @post("/{game_id:str}/suggest", status_code=200,
+          responses=problems(400, 401, 404, 409, 413, 422, 503),
           summary="The AI's suggested move for the token's seat, with its statistics")
     async def suggest(self, game_id: str, data: Budget, request: Request, sessions: Sessions,
-                      robots: Robots) -> dict[str, Any]:
+                      robots: Robots) -> bodies.SuggestionBody:
         session = await load(sessions, game_id)
         seat = sessions.seat_of(session, bearer_token(request))
         if seat is None:
             raise Unauthorized("suggestions need the seat's token: Authorization: Bearer <token>")
         found = await robots.suggest(session, seat, data)
-        return {"id": game_id, "version": session.record.version, "you": seat,
-                "move": found["move"], "algorithm": found["algorithm"],
-                "iterations": found["iterations"], "stats": found["stats"]}
+        return bodies.suggestion_body({
+            "id": game_id, "game": session.meta.game, "version": session.record.version,
+            "you": seat, "move": found["move"], "algorithm": found["algorithm"],
+            "iterations": found["iterations"], "stats": found["stats"]})
 
-    @get("/{game_id:str}/history", summary="The move log as the caller may see it")
-    async def history(self, game_id: str, request: Request, sessions: Sessions) -> dict[str, Any]:
+    @get("/{game_id:str}/history", responses=READ_ERRORS,
+         summary="The move log as the caller may see it")
+    async def history(self, game_id: str, request: Request,
+                      sessions: Sessions) -> Response[bodies.HistoryBody]:
         session = await load(sessions, game_id)
-        return await sessions.history(session, sessions.seat_of(session, bearer_token(request)))
+        seat = sessions.seat_of(session, bearer_token(request))
+        tag = etag(session.record.version, seat)
+        if is_current(request, tag):
+            return not_modified(tag)
+        return Response(bodies.history_body(await sessions.history(session, seat)),
+                        headers=cache_headers(tag))

@@ -1,9 +1,9 @@
 """Liveness and readiness for orchestrators and load balancers."""
 
-from typing import Any
-
 from litestar import Controller, get
 
+from service.bodies.common import Health, Ready
+from service.openapi import problems
 from service.store import Store
 
 
@@ -11,10 +11,11 @@ class HealthController(Controller):
     tags = ["health"]
 
     @get("/health", summary="The process is up")
-    async def health(self) -> dict[str, Any]:
-        return {"status": "ok"}
+    async def health(self) -> Health:
+        return Health(status="ok")
 
-    @get("/ready", summary="The game store answers (503 when it does not)")
-    async def ready(self, store: Store) -> dict[str, Any]:
+    @get("/ready", summary="The game store answers (503 when it does not)",
+         responses=problems(503))
+    async def ready(self, store: Store) -> Ready:
         await store.ping()  # StoreUnavailable becomes a 503 problem
-        return {"status": "ready"}
+        return Ready(status="ready")

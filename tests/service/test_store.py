@@ -5,7 +5,8 @@ import asyncio
 import pytest
 import redis
 
-from service.store import Commit, GameRecord, MemoryStore, RedisStore, StoreUnavailable
+from service.store import (Change, Commit, GameRecord, MemoryStore, RedisStore,
+                           StoreUnavailable)
 from tests.service.servers import SHARED_REDIS, PrivateRedis
 
 TTL = 60
@@ -25,7 +26,8 @@ def run(kind: str, scenario, ttl: int = TTL):
     return asyncio.run(main())
 
 
-RECORD = GameRecord(0, b"\x00state\xff", b'{"game": "x"}')
+META = b'{"game": "x"}'
+RECORD = GameRecord(0, b"\x00state\xff", META)
 stores = pytest.mark.parametrize("kind", ["redis", "memory"])
 
 
@@ -41,9 +43,9 @@ def test_a_created_game_loads_back_byte_for_byte(kind):
 def test_commit_is_a_compare_and_set_on_the_version(kind):
     async def scenario(store):
         await store.create("g2", RECORD)
-        first = await store.commit("g2", 0, Commit(b"one", b"e1"))
-        stale = await store.commit("g2", 0, Commit(b"two", b"e2"))
-        second = await store.commit("g2", 1, Commit(b"three", b"e3"))
+        first = await store.commit("g2", 0, Commit(b"one", META, b"e1"))
+        stale = await store.commit("g2", 0, Commit(b"two", META, b"e2"))
+        second = await store.commit("g2", 1, Commit(b"three", META, b"e3"))
         return first, stale, second, await store.load("g2"), await store.history("g2")
     first, stale, second, record, history = run(kind, scenario)
     assert (first, stale, second) == (True, False, True)
@@ -55,7 +57,7 @@ def test_commit_is_a_compare_and_set_on_the_version(kind):
 def test_of_many_concurrent_commits_against_one_version_exactly_one_wins(kind):
     async def scenario(store):
         await store.create("g3", RECORD)
-        results = await asyncio.gather(*[store.commit("g3", 0, Commit(bytes([i]), b"e"))
+        results = await asyncio.gather(*[store.commit("g3", 0, Commit(bytes([i]), META, b"e"))
                                          for i in range(50)])
         return results, await store.load("g3")
     results, record = run(kind, scenario)
@@ -65,7 +67,7 @@ def test_of_many_concurrent_commits_against_one_version_exactly_one_wins(kind):
 @stores
 def test_commits_to_a_missing_game_fail(kind):
     async def scenario(store):
-        return await store.commit("nope", 0, Commit(b"x", b"e"))
+        return await store.commit("nope", 0, Commit(b"x", META, b"e"))
     assert run(kind, scenario) is False
 
 
@@ -73,7 +75,7 @@ def test_commits_to_a_missing_game_fail(kind):
 def test_idempotency_records_are_stored_with_the_commit(kind):
     async def scenario(store):
         await store.create("g4", RECORD)
-        await store.commit("g4", 0, Commit(b"x", b"e", "0:key", b"response"))
+        await store.commit("g4", 0, Commit(b"x", META, b"e", "0:key", b"response"))
         return (await store.load_with_replay("g4", "0:key"),
                 await store.load_with_replay("g4", "0:other"),
                 await store.load_with_replay("missing", "0:key"))
@@ -88,21 +90,52 @@ def test_games_expire_when_idle_and_commits_renew_them(kind):
         await store.create("g5", RECORD)
         await store.create("g6", RECORD)
         await asyncio.sleep(0.6)
-        await store.commit("g6", 0, Commit(b"x", b"e"))
+        await store.commit("g6", 0, Commit(b"x", META, b"e"))
         await asyncio.sleep(0.6)
         return await store.load("g5"), await store.load("g6")
     gone, kept = run(kind, scenario, ttl=1)
     assert gone is None and kept is not None and kept.version == 1
 
 
+@stores
+def test_every_version_is_kept_with_its_entry_and_the_record_it_left(kind):
+    async def scenario(store):
+        await store.create("g7", RECORD)
+        for version, meta in enumerate((META, b'{"game": "y"}', META)):
+            await store.commit("g7", version, Commit(b"s%d" % version, meta, b"e%d" % version))
+        return (await store.changes_since("g7", 1), await store.changes_since("g7", 3),
+                await store.changes_since("missing", 0))
+    after_one, after_all, missing = run(kind, scenario)
+    assert after_one == [Change(b"e1", GameRecord(2, b"s1", b'{"game": "y"}')),
+                         Change(b"e2", GameRecord(3, b"s2", META))]
+    assert after_all == [] and missing == []
+
+
+@stores
+def test_a_commit_of_a_watched_game_is_announced_with_its_version(kind):
+    async def scenario(store):
+        heard: list[tuple[str, int]] = []
+        store.on_commit(lambda game, version, at: heard.append((game, version)))
+        await store.create("g8", RECORD)
+        await store.watch("g8")
+        await asyncio.sleep(0.2)  # the subscription is confirmed
+        heard.clear()             # (a first connection announces -1: "re-read the log")
+        for version in range(3):
+            await store.commit("g8", version, Commit(b"x", META, b"e"))
+        await asyncio.sleep(0.2)
+        return heard
+    assert run(kind, scenario) == [("g8", 1), ("g8", 2), ("g8", 3)]
+
+
 def test_redis_keys_of_one_game_share_a_hash_tag_and_carry_the_ttl():
     async def scenario(store):
         await store.create("tagged", RECORD)
-        await store.commit("tagged", 0, Commit(b"x", b"e", "0:k", b"r"))
+        await store.commit("tagged", 0, Commit(b"x", META, b"e", "0:k", b"r"))
     run("redis", scenario)
     client = redis.Redis.from_url(SHARED_REDIS)
     keys = sorted(k.decode() for k in client.keys("game:{tagged}:*"))
-    assert keys == ["game:{tagged}:idempotency", "game:{tagged}:log", "game:{tagged}:state"]
+    assert keys == ["game:{tagged}:idempotency", "game:{tagged}:log", "game:{tagged}:records",
+                    "game:{tagged}:state"]
     assert all(0 < client.ttl(k) <= TTL for k in keys)
     client.close()
 
@@ -115,8 +148,8 @@ def test_an_unreachable_redis_raises_store_unavailable():
         store = RedisStore(instance.url, TTL)
         try:
             for call in (store.ping(), store.load("x"), store.create("x", RECORD),
-                         store.commit("x", 0, Commit(b"", b"")), store.history("x"),
-                         store.load_with_replay("x", "k")):
+                         store.commit("x", 0, Commit(b"", META, b"")), store.history("x"),
+                         store.load_with_replay("x", "k"), store.changes_since("x", 0)):
                 with pytest.raises(StoreUnavailable):
                     await call
         finally:

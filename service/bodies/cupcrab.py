@@ -1,0 +1,131 @@
+"""Cup the Crab's bodies: its moves, view and result exactly as `docs/rules.md` gives them."""
+
+from typing import Annotated, Literal, TypeAlias
+
+import msgspec
+
+from core import cupcrab
+from service.bodies.common import (EntryBase, EventBase, GameBodyBase, HistoryBase,
+                                      LegalMovesBase, MoveStatBase, SuggestionBase)
+
+Card = Literal[cupcrab.CARD_NAMES]  # type: ignore[valid-type]
+Phase = Literal[cupcrab.PHASE_NAMES]  # type: ignore[valid-type]
+Slot = msgspec.Meta(ge=0, le=4)
+
+
+class CupCrabSelect(msgspec.Struct, tag_field="type", tag="select", forbid_unknown_fields=True):
+    """The secret selection: three of the seat's remaining cards, in any order."""
+    cards: Annotated[list[Card], msgspec.Meta(min_length=3, max_length=3)]
+
+
+class CupCrabPlay(msgspec.Struct, tag_field="type", tag="play", forbid_unknown_fields=True):
+    """Play a card on the stack in slot `stack` (Crab and Octopus claim it)."""
+    card: Card
+    stack: Annotated[int, Slot]
+
+
+class CupCrabNewStack(msgspec.Struct, tag_field="type", tag="new-stack",
+                      forbid_unknown_fields=True):
+    """Start a stack in the lowest free slot with a Cup or a Bottle."""
+    card: Card
+
+
+class CupCrabDiscard(msgspec.Struct, tag_field="type", tag="discard",
+                     forbid_unknown_fields=True):
+    """Discard a card: only when no card of the hand can be placed."""
+    card: Card
+
+
+CupCrabMove: TypeAlias = CupCrabSelect | CupCrabPlay | CupCrabNewStack | CupCrabDiscard
+
+
+class CupCrabSeenSelect(msgspec.Struct, tag_field="type", tag="select"):
+    """A selection in the log: `cards` is null for other seats until the game is over."""
+    cards: list[Card] | None
+
+
+CupCrabSeenMove: TypeAlias = CupCrabSeenSelect | CupCrabPlay | CupCrabNewStack | CupCrabDiscard
+
+
+class CupCrabStack(msgspec.Struct):
+    cards: list[Card]  # bottom first
+    value: int
+    bottle: bool
+
+
+class CupCrabSeat(msgspec.Struct):
+    """What everyone knows of a seat."""
+    seat: int
+    cards_left: int
+    cups_left: int
+    crabs: int
+    octopuses: int
+    bottles: int
+    hand_size: int
+    selected: bool
+    score: int
+    score_cups: int
+    score_pile: list[Card]
+    discards: int
+
+
+class CupCrabView(msgspec.Struct):
+    """What a seat (null: a spectator) may know: its own hand and reserve, the table."""
+    game: Literal["cup-the-crab"]
+    players: int
+    seat: int | None
+    phase: Phase
+    round: int
+    first_player: int
+    starting_player: int
+    to_move: list[int]
+    max_stacks: int
+    stacks: list[CupCrabStack | None]  # max_stacks slots, null for a free one
+    discards: list[Card]
+    seats: list[CupCrabSeat]
+    hand: list[Card] | None
+    reserve: list[Card] | None
+
+
+class CupCrabRank(msgspec.Struct):
+    seat: int
+    rank: int
+    score: int
+    cups: int
+
+
+class CupCrabResult(msgspec.Struct):
+    scores: list[int]
+    cups: list[int]
+    winners: list[int]
+    ranking: list[CupCrabRank]
+
+
+class CupCrabGame(GameBodyBase[CupCrabView, CupCrabMove, CupCrabResult],
+                  tag_field="game", tag="cup-the-crab"):
+    """A game of Cup the Crab as the caller may see it."""
+
+
+class CupCrabLegalMoves(LegalMovesBase[CupCrabMove], tag_field="game", tag="cup-the-crab"):
+    """The caller's legal moves, each exactly as POST .../moves takes it."""
+
+
+class CupCrabEntry(EntryBase[CupCrabSeenMove]):
+    """One logged move of Cup the Crab as the caller may see it."""
+
+
+class CupCrabHistory(HistoryBase[CupCrabEntry], tag_field="game", tag="cup-the-crab"):
+    """The move log of a Cup the Crab game as the caller may see it."""
+
+
+class CupCrabMoveStat(MoveStatBase[CupCrabMove]):
+    pass
+
+
+class CupCrabSuggestion(SuggestionBase[CupCrabMove, CupCrabMoveStat],
+                        tag_field="game", tag="cup-the-crab"):
+    """The AI's suggested Cup the Crab move for the caller's seat."""
+
+
+class CupCrabEvent(EventBase[CupCrabEntry, CupCrabGame]):
+    """One event of a Cup the Crab game's stream, as the viewer may see it."""
