@@ -118,21 +118,19 @@ def bench_game(game: str, players: int, runs: int, scale: float,
 
 
 def vector_loop(game: str, players: int, n: int, steps: int, threads: int,
-                stepped: list[float]) -> Callable[[], int]:
+                per_cpu: list[float]) -> Callable[[], int]:
     """Steps/s of Vector.sample_actions + Vector.step (observations and masks written);
-    the seconds inside step() alone are appended to `stepped`."""
+    the steps per CPU second of the stepping threads are appended to `per_cpu`."""
     from core.rl import Vector
     vec = Vector(game, players, n, seed=1, threads=threads)
 
     def work() -> int:
         actions = vec.sample_actions()
-        inside = 0.0
+        cpu = vec.cpu_seconds
         for _ in range(steps):
             vec.sample_actions(actions)
-            start = time.perf_counter()
             vec.step(actions)
-            inside += time.perf_counter() - start
-        stepped.append(n * steps / inside)
+        per_cpu.append(n * steps / (vec.cpu_seconds - cpu))
         return n * steps
     return work
 
@@ -166,20 +164,20 @@ def bench_rl(runs: int, scale: float) -> None:
     except ImportError:
         print("rl: skipped (pip install '.[rl]' for the batched vector and the envs)")
         return
-    game, players, n = "cup-the-crab", 2, 4096
-    steps = max(1, int(100 * scale))
+    game, players, n = "cup-the-crab", 2, 1024
+    steps = max(1, int(200 * scale))
     rates = {}
     for threads in (1, 2):
-        stepped: list[float] = []
-        rates[threads] = median_rate(vector_loop(game, players, n, steps, threads, stepped),
+        per_cpu: list[float] = []
+        rates[threads] = median_rate(vector_loop(game, players, n, steps, threads, per_cpu),
                                      runs)
-        inside = statistics.median(stepped)
-        print(f"{game} {players}p  C vector {n} games, {threads} thread(s)"
-              f"  {rates[threads]:12,.0f} steps/s sample+step  {inside:12,.0f} in step()")
+        print(f"{game} {players}p  C vector of {n}, {threads} thread(s)"
+              f" {rates[threads]:12,.0f} steps/s"
+              f"   ({statistics.median(per_cpu):,.0f} per CPU second in step)")
     print(f"{game} {players}p  C vector 2 threads / 1 thread   {rates[2] / rates[1]:.2f}x")
     for name, count in (("cup-the-crab", 2), ("crabe-vs-poulpe", 2)):
         rate = median_rate(aec_loop(name, count, max(1, int(100 * scale))), runs)
-        print(f"{name} {count}p  PettingZoo AEC env loop    {rate:12,.0f} steps/s")
+        print(f"{name} {count}p  PettingZoo AEC env loop   {rate:12,.0f} steps/s")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -5,6 +5,7 @@ from typing import Any
 class Vector:
     name: str
     threads: int
+    cpu_seconds: float
     observations: Any
     masks: Any
     rewards: Any

@@ -20,6 +20,7 @@ created per call (as core/ismcts.pyx does: nothing survives a call, so a process
 from libc.stdint cimport uint8_t, uint16_t, uint64_t, int32_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset, memcpy
+from posix.time cimport clock_gettime, timespec, CLOCK_THREAD_CPUTIME_ID
 
 from core.rng cimport Rng, rng_next, rng_seed, rng_below
 from core.cupcrab cimport (CCState, CC_N_ACTIONS, CC_MAX_LEGAL, CC_MAX_PLAYERS, CC_CUP_KINDS,
@@ -191,6 +192,7 @@ ctypedef struct Job:
     Py_ssize_t end
     const int32_t* actions             # step: one action per game; NULL: sample_actions
     int32_t* sampled
+    double cpu_seconds                 # CPU time of the thread that ran the job
 
 
 ctypedef struct Batch:
@@ -259,26 +261,37 @@ cdef void _step_one(Batch* b, Py_ssize_t i, int action) noexcept nogil:
     _refresh(b, i)
 
 
+cdef inline double _thread_cpu() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
 cdef void* _work(void* arg) noexcept nogil:
     cdef Job* job = <Job*>arg
     cdef Batch* b = job.batch
     cdef Py_ssize_t i
     cdef Slot* slot
+    cdef double start = _thread_cpu()
     for i in range(job.begin, job.end):
         if job.actions != NULL:
             _step_one(b, i, job.actions[i])
         else:
             slot = _slot(b, i)
             job.sampled[i] = slot.legal[rng_below(&slot.rng, slot.n_legal)]
+    job.cpu_seconds = _thread_cpu() - start
     return NULL
 
 
-cdef void _run(Batch* b, int threads, const int32_t* actions, int32_t* sampled) noexcept nogil:
-    """Splits the games into `threads` contiguous runs, one POSIX thread each."""
+cdef double _run(Batch* b, int threads, const int32_t* actions,
+                 int32_t* sampled) noexcept nogil:
+    """Splits the games into `threads` contiguous runs, one POSIX thread each; returns
+    the CPU seconds the threads spent on them."""
     cdef Job jobs[MAX_THREADS]
     cdef pthread_t ids[MAX_THREADS]
     cdef char started[MAX_THREADS]
     cdef int t
+    cdef double cpu = 0
     if threads > b.n:
         threads = <int>b.n if b.n > 0 else 1
     for t in range(threads):
@@ -295,6 +308,9 @@ cdef void _run(Batch* b, int threads, const int32_t* actions, int32_t* sampled) 
             pthread_join(ids[t], NULL)
         else:                           # no thread to be had: run it here
             _work(&jobs[t])
+    for t in range(threads):
+        cpu += jobs[t].cpu_seconds
+    return cpu
 
 
 cdef class Vector:
@@ -307,6 +323,7 @@ cdef class Vector:
     """
     cdef Batch b
     cdef readonly int threads
+    cdef readonly double cpu_seconds     # CPU time spent in step() by all threads so far
     cdef readonly str name
     cdef readonly object observations, masks, rewards, dones, to_play
     cdef float[:, ::1] _obs
@@ -425,7 +442,7 @@ cdef class Vector:
                     bad = i
                     break
             if bad < 0:
-                _run(&self.b, self.threads, &acts[0], NULL)
+                self.cpu_seconds += _run(&self.b, self.threads, &acts[0], NULL)
         if bad >= 0:
             raise ValueError(f"action {acts[bad]} is not legal in game {bad} for seat"
                              f" {_slot(&self.b, bad).decider}; nothing was applied")
