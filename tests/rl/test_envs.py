@@ -52,8 +52,10 @@ def test_the_gym_env_passes_gymnasium_s_checker(game, players, options):
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
-def test_the_gym_env_plays_against_the_ismcts_ai_too():
-    env = core.rl.gym_env("cup-the-crab", 2, opponent="ismcts", iterations=30)
+@pytest.mark.parametrize("game, players, options", [("cup-the-crab", 3, {}),
+                                                    ("crabe-vs-poulpe", 2, {"mode": "asymmetrical"})])
+def test_the_gym_env_plays_against_the_ismcts_ai_too(game, players, options):
+    env = core.rl.gym_env(game, players, opponent="ismcts", iterations=30, seat=1, **options)
     check_env(env, skip_render_check=True)
     obs, info = env.reset(seed=4)
     done, reward = False, 0.0
@@ -62,7 +64,7 @@ def test_the_gym_env_plays_against_the_ismcts_ai_too():
         action = rng.choice(np.flatnonzero(info["action_mask"]))
         obs, reward, done, _, info = env.step(action)
         assert env.observation_space.contains(obs)
-    assert reward in (0.0, 0.5, 1.0)
+    assert reward in (0.0, 1 / 3, 0.5, 1.0)
 
 
 def test_an_illegal_gym_action_loses_or_raises_as_chosen():
