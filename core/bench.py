@@ -164,8 +164,8 @@ def bench_rl(runs: int, scale: float) -> None:
     except ImportError:
         print("rl: skipped (pip install '.[rl]' for the batched vector and the envs)")
         return
-    game, players, n = "cup-the-crab", 2, 1024
-    steps = max(1, int(200 * scale))
+    game, players, n = "cup-the-crab", 2, 4096
+    steps = max(1, int(50 * scale))
     rates = {}
     for threads in (1, 2):
         per_cpu: list[float] = []

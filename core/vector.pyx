@@ -14,7 +14,9 @@ core/obs_cvp.pyx, docs/rl.md) and `masks[i]` its legal actions.  When a game end
 `rewards[i]` holds every seat's reward (1 a win, 1/k a victory shared by k, 0 a loss),
 `dones[i]` is set, and the game is dealt again at once (its observation is then the new
 game's first decision).  Steps run in C with the GIL released, on `threads` POSIX threads
-created per call (as core/ismcts.pyx does: nothing survives a call, so a process may fork).
+created per call (as core/ismcts.pyx does: nothing survives a call, so a process may fork);
+starting a thread costs tens of microseconds, so threads pay off from about a thousand
+games per thread and call.
 """
 
 from libc.stdint cimport uint8_t, uint16_t, uint64_t, int32_t
@@ -448,7 +450,8 @@ cdef class Vector:
                              f" {_slot(&self.b, bad).decider}; nothing was applied")
 
     def sample_actions(self, out=None):
-        """A uniformly random legal action per game (int32), drawn in C."""
+        """A uniformly random legal action per game (int32), drawn in C on the calling
+        thread (one draw per game costs less than starting a thread)."""
         import numpy as np
         cdef int32_t[::1] buf
         if out is None:
@@ -457,7 +460,7 @@ cdef class Vector:
         if buf.shape[0] != self.b.n:
             raise ValueError(f"out must hold {self.b.n} actions, got {buf.shape[0]}")
         with nogil:
-            _run(&self.b, self.threads, NULL, &buf[0])
+            _run(&self.b, 1, NULL, &buf[0])
         return out
 
     def game(self, Py_ssize_t i):
