@@ -135,6 +135,18 @@ def vector_loop(game: str, players: int, n: int, steps: int, threads: int,
     return work
 
 
+def interleaved_rates(works: list[Callable[[], int]], runs: int) -> list[float]:
+    """Median rate of each work, the works taking turns run by run, so that the load of
+    a shared machine falls on all of them alike."""
+    rates: list[list[float]] = [[] for _ in works]
+    for _ in range(runs):
+        for work, out in zip(works, rates):
+            start = time.perf_counter()
+            done = work()
+            out.append(done / (time.perf_counter() - start))
+    return [statistics.median(r) for r in rates]
+
+
 def aec_loop(game: str, players: int, games: int) -> Callable[[], int]:
     """Steps/s of the PettingZoo AEC env under agent_iter/last/step, random legal moves."""
     import numpy as np
@@ -166,14 +178,14 @@ def bench_rl(runs: int, scale: float) -> None:
         return
     game, players, n = "cup-the-crab", 2, 4096
     steps = max(1, int(50 * scale))
-    rates = {}
+    per_cpu: dict[int, list[float]] = {1: [], 2: []}
+    rates = dict(zip((1, 2), interleaved_rates(
+        [vector_loop(game, players, n, steps, threads, per_cpu[threads])
+         for threads in (1, 2)], runs)))
     for threads in (1, 2):
-        per_cpu: list[float] = []
-        rates[threads] = median_rate(vector_loop(game, players, n, steps, threads, per_cpu),
-                                     runs)
         print(f"{game} {players}p  C vector of {n}, {threads} thread(s)"
               f" {rates[threads]:12,.0f} steps/s"
-              f"   ({statistics.median(per_cpu):,.0f} per CPU second in step)")
+              f"   ({statistics.median(per_cpu[threads]):,.0f} per CPU second in step)")
     print(f"{game} {players}p  C vector 2 threads / 1 thread   {rates[2] / rates[1]:.2f}x")
     for name, count in (("cup-the-crab", 2), ("crabe-vs-poulpe", 2)):
         rate = median_rate(aec_loop(name, count, max(1, int(100 * scale))), runs)

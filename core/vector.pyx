@@ -75,13 +75,13 @@ ctypedef struct Kind:
     void (*observe)(const void* s, const void* m, int seat, float* out) noexcept nogil
 
 
-# One game's slot: its bookkeeping, then its state and memory blobs.
+# One game's slot: its bookkeeping, then its state and memory blobs (kept small: the
+# games of a call should fit the caches).
 ctypedef struct Slot:
     Rng rng                            # deals, and sample_actions
     int decider
     int n_legal
-    uint64_t legal_bits[MASK_WORDS]
-    uint16_t legal[MAX_LEGAL]
+    uint64_t legal_bits[MASK_WORDS]    # the decider's legal ids, bit a of word a // 64
 
 
 # -- Cup the Crab -------------------------------------------------------------------------
@@ -227,13 +227,14 @@ cdef void _refresh(Batch* b, Py_ssize_t i) noexcept nogil:
     cdef Slot* slot = _slot(b, i)
     cdef void* s = _state(b, slot)
     cdef uint8_t* mask = b.masks + i * b.kind.n_actions
+    cdef uint16_t legal[MAX_LEGAL]
     cdef int k, a
     slot.decider = b.kind.decider(s)
-    slot.n_legal = b.kind.legal(s, slot.decider, slot.legal)
+    slot.n_legal = b.kind.legal(s, slot.decider, legal)
     memset(slot.legal_bits, 0, sizeof(slot.legal_bits))
     memset(mask, 0, b.kind.n_actions)
     for k in range(slot.n_legal):
-        a = slot.legal[k]
+        a = legal[k]
         slot.legal_bits[a >> 6] |= (<uint64_t>1) << (a & 63)
         mask[a] = 1
     b.to_play[i] = slot.decider
@@ -263,6 +264,28 @@ cdef void _step_one(Batch* b, Py_ssize_t i, int action) noexcept nogil:
     _refresh(b, i)
 
 
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef inline int _nth_legal(const Slot* slot, int k) noexcept nogil:
+    """The k-th (from 0) legal id of the slot's decider, in increasing order."""
+    cdef int word = 0, count
+    cdef uint64_t bits
+    while True:
+        bits = slot.legal_bits[word]
+        count = __builtin_popcountll(bits)
+        if k < count:
+            break
+        k -= count
+        word += 1
+    while k:
+        bits &= bits - 1
+        k -= 1
+    return word * 64 + __builtin_ctzll(bits)
+
+
 cdef inline double _thread_cpu() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
@@ -280,7 +303,7 @@ cdef void* _work(void* arg) noexcept nogil:
             _step_one(b, i, job.actions[i])
         else:
             slot = _slot(b, i)
-            job.sampled[i] = slot.legal[rng_below(&slot.rng, slot.n_legal)]
+            job.sampled[i] = _nth_legal(slot, rng_below(&slot.rng, slot.n_legal))
     job.cpu_seconds = _thread_cpu() - start
     return NULL
 

@@ -97,3 +97,17 @@ def test_bad_arguments_are_refused_saying_what_is_allowed(kwargs, message):
     args = {"name": "cup-the-crab", "players": 2, "n": 4, **kwargs}
     with pytest.raises(ValueError, match=message):
         core.rl.Vector(args.pop("name"), args.pop("players"), args.pop("n"), **args)
+
+
+def test_sampled_actions_are_legal_and_spread_evenly_over_the_legal_ones():
+    vec = core.rl.Vector("cup-the-crab", 2, 1, seed=4)
+    legal = np.flatnonzero(vec.masks[0])
+    counts = dict.fromkeys(legal.tolist(), 0)
+    out = np.empty(1, np.int32)
+    draws = 200 * len(legal)
+    for _ in range(draws):
+        counts[int(vec.sample_actions(out)[0])] += 1      # KeyError if one is illegal
+    observed = np.array(list(counts.values()))
+    chi_square = float(((observed - 200) ** 2 / 200).sum())
+    df = len(legal) - 1
+    assert chi_square < df + 5 * (2 * df) ** 0.5          # about 5 standard deviations
