@@ -135,6 +135,17 @@ def vector_loop(game: str, players: int, n: int, steps: int, threads: int,
     return work
 
 
+def ai_search(threads: int, iterations: int) -> Callable[[], int]:
+    """Simulations/s of core.ai.suggest on `threads` threads: a CPU-bound control."""
+    import core.ai
+    state = core.new_game("cup-the-crab", 2, seed=1)
+
+    def work() -> int:
+        return core.ai.suggest(state, 0, iterations=iterations, threads=threads,
+                               seed=1)["iterations"]
+    return work
+
+
 def interleaved_rates(works: list[Callable[[], int]], runs: int) -> list[float]:
     """Median rate of each work, the works taking turns run by run, so that the load of
     a shared machine falls on all of them alike."""
@@ -187,6 +198,10 @@ def bench_rl(runs: int, scale: float) -> None:
               f" {rates[threads]:12,.0f} steps/s"
               f"   ({statistics.median(per_cpu[threads]):,.0f} per CPU second in step)")
     print(f"{game} {players}p  C vector 2 threads / 1 thread   {rates[2] / rates[1]:.2f}x")
+    search = interleaved_rates([ai_search(threads, int(100_000 * scale)) for threads in (1, 2)],
+                               runs)
+    print(f"{game} {players}p  control: the AI's search, 2 threads / 1 thread"
+          f"   {search[1] / search[0]:.2f}x  (what this machine gives two threads now)")
     for name, count in (("cup-the-crab", 2), ("crabe-vs-poulpe", 2)):
         rate = median_rate(aec_loop(name, count, max(1, int(100 * scale))), runs)
         print(f"{name} {count}p  PettingZoo AEC env loop   {rate:12,.0f} steps/s")
