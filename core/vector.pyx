@@ -14,9 +14,10 @@ core/obs_cvp.pyx, docs/rl.md) and `masks[i]` its legal actions.  When a game end
 `rewards[i]` holds every seat's reward (1 a win, 1/k a victory shared by k, 0 a loss),
 `dones[i]` is set, and the game is dealt again at once (its observation is then the new
 game's first decision).  Steps run in C with the GIL released, on `threads` POSIX threads
-created per call (as core/ismcts.pyx does: nothing survives a call, so a process may fork);
-starting a thread costs tens of microseconds, so threads pay off from about a thousand
-games per thread and call.
+started per call and detached (nothing is kept between calls, so a process may fork);
+the threads take runs of 64 games in turn, so one the system is slow to schedule leaves
+its share to the others.  Starting a thread costs tens of microseconds: threads pay off
+from about a thousand games per thread and call.
 """
 
 from libc.stdint cimport uint8_t, uint16_t, uint64_t, int32_t
@@ -50,6 +51,7 @@ cdef enum:
     MAX_LEGAL = 286                    # the larger of the games' CC_MAX_LEGAL, CVP_MAX_LEGAL
     MASK_WORDS = 6                     # 64-bit words for a legality bitmap of 352 ids
     MAX_THREADS = 64
+    CHUNK = 64                         # games a thread claims at a time
 
 
 # How the vector drives one game kind: a table of C functions over opaque blobs.
@@ -190,11 +192,18 @@ CVP.observe = _cvp_observe
 # What one thread does to games [begin, end) of a vector.
 ctypedef struct Job:
     Batch* batch
-    Py_ssize_t begin
-    Py_ssize_t end
+    Py_ssize_t n                       # games, copied here: a late helper reads no batch
+    Py_ssize_t next                    # the first game no thread has claimed yet
+    Py_ssize_t done                    # games finished
+    int refs                           # threads still holding the job (the last frees it)
     const int32_t* actions             # step: one action per game; NULL: sample_actions
     int32_t* sampled
-    double cpu_seconds                 # CPU time of the thread that ran the job
+    double cpu_seconds[MAX_THREADS]    # CPU time each thread spent on its games
+
+
+ctypedef struct Helper:
+    Job* job
+    int index
 
 
 ctypedef struct Batch:
@@ -292,49 +301,106 @@ cdef inline double _thread_cpu() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
-cdef void* _work(void* arg) noexcept nogil:
-    cdef Job* job = <Job*>arg
-    cdef Batch* b = job.batch
-    cdef Py_ssize_t i
+cdef extern from *:
+    """
+    static inline Py_ssize_t vector_claim(Py_ssize_t* next, Py_ssize_t chunk) {
+        return __atomic_fetch_add(next, chunk, __ATOMIC_RELAXED);
+    }
+    static inline void vector_finish(Py_ssize_t* done, Py_ssize_t games) {
+        __atomic_fetch_add(done, games, __ATOMIC_RELEASE);
+    }
+    static inline Py_ssize_t vector_finished(Py_ssize_t* done) {
+        return __atomic_load_n(done, __ATOMIC_ACQUIRE);
+    }
+    static inline int vector_release(int* refs) {
+        return __atomic_sub_fetch(refs, 1, __ATOMIC_ACQ_REL);
+    }
+    """
+    Py_ssize_t vector_claim(Py_ssize_t* next, Py_ssize_t chunk) nogil
+    void vector_finish(Py_ssize_t* done, Py_ssize_t games) nogil
+    Py_ssize_t vector_finished(Py_ssize_t* done) nogil
+    int vector_release(int* refs) nogil
+
+
+cdef extern from "<pthread.h>" nogil:
+    int pthread_detach(pthread_t thread)
+
+
+cdef extern from "<sched.h>" nogil:
+    int sched_yield()
+
+
+cdef void _claim_and_work(Job* job, int index) noexcept nogil:
+    """Claims runs of CHUNK games until none is left, and steps (or samples) them."""
+    cdef Py_ssize_t i, begin, end
     cdef Slot* slot
-    cdef double start = _thread_cpu()
-    for i in range(job.begin, job.end):
-        if job.actions != NULL:
-            _step_one(b, i, job.actions[i])
-        else:
-            slot = _slot(b, i)
-            job.sampled[i] = _nth_legal(slot, rng_below(&slot.rng, slot.n_legal))
-    job.cpu_seconds = _thread_cpu() - start
+    cdef double start
+    while True:
+        begin = vector_claim(&job.next, CHUNK)
+        if begin >= job.n:
+            return
+        end = begin + CHUNK if begin + CHUNK < job.n else job.n
+        start = _thread_cpu()
+        for i in range(begin, end):
+            if job.actions != NULL:
+                _step_one(job.batch, i, job.actions[i])
+            else:
+                slot = _slot(job.batch, i)
+                job.sampled[i] = _nth_legal(slot, rng_below(&slot.rng, slot.n_legal))
+        job.cpu_seconds[index] += _thread_cpu() - start
+        vector_finish(&job.done, end - begin)
+
+
+cdef void* _helper_main(void* arg) noexcept nogil:
+    cdef Helper* helper = <Helper*>arg
+    cdef Job* job = helper.job
+    _claim_and_work(job, helper.index)
+    free(helper)
+    if vector_release(&job.refs) == 0:
+        free(job)
     return NULL
 
 
 cdef double _run(Batch* b, int threads, const int32_t* actions,
                  int32_t* sampled) noexcept nogil:
-    """Splits the games into `threads` contiguous runs, one POSIX thread each; returns
-    the CPU seconds the threads spent on them."""
-    cdef Job jobs[MAX_THREADS]
-    cdef pthread_t ids[MAX_THREADS]
-    cdef char started[MAX_THREADS]
+    """Steps (or samples) every game on this thread and threads - 1 detached helpers; all
+    take runs of CHUNK games in turn and this thread returns once every game is done, so
+    a helper the system is slow to schedule (a busy machine) leaves its share to the
+    others instead of holding the call up; one that starts late finds nothing left and
+    ends.  Each game's result depends on its own slot only, so the threads change the
+    time and nothing else.  Returns the CPU seconds spent on the games."""
+    cdef Job local
+    cdef Job* job = <Job*>calloc(1, sizeof(Job)) if threads > 1 else NULL
+    cdef Helper* helper
+    cdef pthread_t thread
     cdef int t
     cdef double cpu = 0
-    if threads > b.n:
-        threads = <int>b.n if b.n > 0 else 1
-    for t in range(threads):
-        jobs[t].batch = b
-        jobs[t].begin = b.n * t // threads
-        jobs[t].end = b.n * (t + 1) // threads
-        jobs[t].actions = actions
-        jobs[t].sampled = sampled
+    if job == NULL:                     # one thread (or no memory for helpers)
+        threads = 1
+        job = &local
+        memset(job, 0, sizeof(Job))
+    job.batch = b
+    job.n = b.n
+    job.actions = actions
+    job.sampled = sampled
+    job.refs = threads
     for t in range(1, threads):
-        started[t] = pthread_create(&ids[t], NULL, _work, &jobs[t]) == 0
-    _work(&jobs[0])
-    for t in range(1, threads):
-        if started[t]:
-            pthread_join(ids[t], NULL)
-        else:                           # no thread to be had: run it here
-            _work(&jobs[t])
+        helper = <Helper*>malloc(sizeof(Helper))
+        if helper != NULL:
+            helper.job = job
+            helper.index = t
+            if pthread_create(&thread, NULL, _helper_main, helper) == 0:
+                pthread_detach(thread)
+                continue
+            free(helper)
+        vector_release(&job.refs)       # no thread to be had: this one does its share
+    _claim_and_work(job, 0)
+    while vector_finished(&job.done) < job.n:
+        sched_yield()                   # a helper is finishing a run it claimed
     for t in range(threads):
-        cpu += jobs[t].cpu_seconds
+        cpu += job.cpu_seconds[t]
+    if job != &local and vector_release(&job.refs) == 0:
+        free(job)
     return cpu
 
 
@@ -357,6 +423,7 @@ cdef class Vector:
     cdef uint8_t[::1] _dones
     cdef int32_t[::1] _to_play
     cdef uint64_t _seed
+    cdef bint _busy                      # a call is stepping the games (GIL released)
 
     def __cinit__(self):
         self.b.slots = NULL
@@ -438,6 +505,7 @@ cdef class Vector:
         if seed is not None:
             self._seed = fresh_seed(seed)
         rng_seed(&master, self._seed)
+        self._enter()
         with nogil:
             for i in range(self.b.n):
                 rng_seed(&_slot(&self.b, i).rng, rng_next(&master))
@@ -446,6 +514,7 @@ cdef class Vector:
                        self.b.config.players * sizeof(float))
                 self.b.dones[i] = 0
                 _refresh(&self.b, i)
+        self._busy = False
 
     def step(self, actions) -> None:
         """Applies actions[i] (the decider's legal id) to game i, for every game.
@@ -458,6 +527,7 @@ cdef class Vector:
         cdef int a
         if acts.shape[0] != self.b.n:
             raise ValueError(f"give one action per game: {self.b.n}, got {acts.shape[0]}")
+        self._enter()
         with nogil:
             for i in range(self.b.n):
                 slot = _slot(&self.b, i)
@@ -468,6 +538,7 @@ cdef class Vector:
                     break
             if bad < 0:
                 self.cpu_seconds += _run(&self.b, self.threads, &acts[0], NULL)
+        self._busy = False
         if bad >= 0:
             raise ValueError(f"action {acts[bad]} is not legal in game {bad} for seat"
                              f" {_slot(&self.b, bad).decider}; nothing was applied")
@@ -482,9 +553,18 @@ cdef class Vector:
         buf = out
         if buf.shape[0] != self.b.n:
             raise ValueError(f"out must hold {self.b.n} actions, got {buf.shape[0]}")
+        self._enter()
         with nogil:
             _run(&self.b, 1, NULL, &buf[0])
+        self._busy = False
         return out
+
+    cdef int _enter(self) except -1:
+        """One call at a time: the GIL is released while the games are stepped."""
+        if self._busy:
+            raise RuntimeError("this vector is in use by another thread: one call at a time")
+        self._busy = True
+        return 0
 
     def game(self, Py_ssize_t i):
         """A copy of game i as a core GameState (for checks and tools)."""

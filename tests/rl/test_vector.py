@@ -45,10 +45,11 @@ def test_the_vector_writes_what_the_python_path_computes_across_resets(game, pla
     assert finished >= 6
 
 
-def test_two_threads_step_exactly_like_one():
-    one = core.rl.Vector("cup-the-crab", 3, 64, seed=9)
-    two = core.rl.Vector("cup-the-crab", 3, 64, seed=9, threads=2)
-    for _ in range(150):
+@pytest.mark.parametrize("threads", [2, 3])
+def test_threads_step_exactly_like_one(threads):
+    one = core.rl.Vector("cup-the-crab", 3, 300, seed=9)      # 300: runs of 64 and a rest
+    two = core.rl.Vector("cup-the-crab", 3, 300, seed=9, threads=threads)
+    for _ in range(100):
         actions = one.sample_actions()
         assert np.array_equal(actions, two.sample_actions())
         one.step(actions)
