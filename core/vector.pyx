@@ -80,7 +80,8 @@ ctypedef struct Kind:
 # One game's slot: its bookkeeping, then its state and memory blobs (kept small: the
 # games of a call should fit the caches).
 ctypedef struct Slot:
-    Rng rng                            # deals, and sample_actions
+    Rng deals                          # the game's deals: the same whoever samples
+    Rng samples                        # sample_actions
     int decider
     int n_legal
     uint64_t legal_bits[MASK_WORDS]    # the decider's legal ids, bit a of word a // 64
@@ -253,7 +254,7 @@ cdef void _refresh(Batch* b, Py_ssize_t i) noexcept nogil:
 cdef void _deal(Batch* b, Py_ssize_t i) noexcept nogil:
     cdef Slot* slot = _slot(b, i)
     cdef Rng deal_rng
-    rng_seed(&deal_rng, rng_next(&slot.rng))
+    rng_seed(&deal_rng, rng_next(&slot.deals))
     b.kind.deal(_state(b, slot), _memory(b, slot), &b.config, &deal_rng)
 
 
@@ -346,7 +347,7 @@ cdef void _claim_and_work(Job* job, int index) noexcept nogil:
                 _step_one(job.batch, i, job.actions[i])
             else:
                 slot = _slot(job.batch, i)
-                job.sampled[i] = _nth_legal(slot, rng_below(&slot.rng, slot.n_legal))
+                job.sampled[i] = _nth_legal(slot, rng_below(&slot.samples, slot.n_legal))
         job.cpu_seconds[index] += _thread_cpu() - start
         vector_finish(&job.done, end - begin)
 
@@ -508,7 +509,8 @@ cdef class Vector:
         self._enter()
         with nogil:
             for i in range(self.b.n):
-                rng_seed(&_slot(&self.b, i).rng, rng_next(&master))
+                rng_seed(&_slot(&self.b, i).deals, rng_next(&master))
+                rng_seed(&_slot(&self.b, i).samples, rng_next(&master))
                 _deal(&self.b, i)
                 memset(self.b.rewards + i * self.b.config.players, 0,
                        self.b.config.players * sizeof(float))

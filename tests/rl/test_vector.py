@@ -58,6 +58,20 @@ def test_threads_step_exactly_like_one(threads):
             assert np.array_equal(a, b)
 
 
+def test_the_games_follow_the_actions_whoever_chose_them():
+    sampler = core.rl.Vector("crabe-vs-poulpe", 2, 32, seed=8)
+    follower = core.rl.Vector("crabe-vs-poulpe", 2, 32, seed=8)   # never samples
+    deals = 0
+    for _ in range(300):
+        actions = sampler.sample_actions()
+        sampler.step(actions)
+        follower.step(actions)
+        deals += int(follower.dones.sum())
+        for a, b in zip(buffers(sampler), buffers(follower)):
+            assert np.array_equal(a, b)
+    assert deals > 32
+
+
 def test_the_same_seed_deals_the_same_games_and_reset_deals_them_again():
     a = core.rl.Vector("crabe-vs-poulpe", 2, 8, seed=5)
     b = core.rl.Vector("crabe-vs-poulpe", 2, 8, seed=5)
