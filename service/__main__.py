@@ -15,6 +15,8 @@ import uvicorn
 
 from service.config import ConfigError, Settings
 
+DRAIN_SECONDS = 30  # on SIGTERM, requests in flight get this long to finish
+
 LOG_CONFIG = {
     "version": 1, "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
@@ -54,7 +56,8 @@ def main(argv: list[str] | None = None) -> None:
     uvicorn.run("service.app:create_app", factory=True, host=settings.host, port=settings.port,
                 workers=settings.workers, log_config=LOG_CONFIG, access_log=False,
                 loop="uvloop" if importlib.util.find_spec("uvloop") else "asyncio",
-                http="httptools", proxy_headers=False, server_header=False)
+                http="httptools", proxy_headers=False, server_header=False,
+                timeout_graceful_shutdown=DRAIN_SECONDS)
 
 
 if __name__ == "__main__":

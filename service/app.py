@@ -13,14 +13,26 @@ from service.config import Settings
 from service.controllers.events import EventsController
 from service.controllers.games import GamesController
 from service.controllers.health import HealthController
+from service.controllers.lobby import LobbyController
 from service.decoding import StrictRequest
+from service.drain import Drain
+from service.clocks import Clocks
 from service.events import Hub
+from service.limits import Limit, RateLimits, trusted_proxies
+from service.lobby import Lobby
 from service.observe import metrics, observer
 from service.openapi import SWAGGER_ASSETS, openapi_config
 from service.problems import HANDLERS
 from service.robots import Robots
 from service.sessions import Sessions
 from service.store import Store, open_store
+
+
+def _rate_limits(settings: Settings, store: Store) -> RateLimits:
+    return RateLimits(store, {
+        "creates": Limit("creates", settings.creates_per_minute, 60_000, per_token=False),
+        "moves": Limit("moves", settings.moves_per_second, 1_000, per_token=True),
+    }, trusted_proxies(settings.trusted_proxies))
 
 
 def _cors(settings: Settings) -> CORSConfig | None:
@@ -31,7 +43,9 @@ def _cors(settings: Settings) -> CORSConfig | None:
                       allow_methods=["GET", "POST", "OPTIONS"],
                       allow_headers=["Authorization", "Content-Type", "Idempotency-Key",
                                      "If-None-Match", "Last-Event-ID"],
-                      expose_headers=["ETag", "Retry-After", "Location"], max_age=600)
+                      expose_headers=["ETag", "Retry-After", "Location", "RateLimit-Limit",
+                                      "RateLimit-Remaining", "RateLimit-Reset",
+                                      "RateLimit-Policy"], max_age=600)
 
 
 def create_app(settings: Settings | None = None, store: Store | None = None) -> Litestar:
@@ -40,6 +54,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     sessions = Sessions(store)
     robots = Robots(sessions, settings)
     hub = Hub(sessions, settings.keep_alive_seconds)
+    lobby = Lobby(sessions)
+    drain = Drain(hub)
+    clocks = Clocks(sessions, robots)
     def freeze_startup_objects() -> None:
         # Modules, routes and schemas live as long as the process: keeping them out of the
         # collector's generations shortens every full collection, hence the latency tail.
@@ -47,21 +64,28 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         gc.freeze()
 
     async def close_store() -> None:
+        await clocks.stop()
         await robots.close()
         await store.close()
 
     app = Litestar(
-        route_handlers=[GamesController, EventsController, HealthController, metrics,
+        route_handlers=[GamesController, LobbyController, EventsController, HealthController,
+                        metrics,
                         create_static_files_router(path=SWAGGER_ASSETS,
                                                    directories=[swagger_ui_path],
                                                    include_in_schema=False)],
         dependencies={"sessions": Provide(lambda: sessions, sync_to_thread=False),
                       "robots": Provide(lambda: robots, sync_to_thread=False),
                       "hub": Provide(lambda: hub, sync_to_thread=False),
+                      "lobby": Provide(lambda: lobby, sync_to_thread=False),
+                      "clocks": Provide(lambda: clocks, sync_to_thread=False),
+                      "drain": Provide(lambda: drain, sync_to_thread=False),
                       "store": Provide(lambda: store, sync_to_thread=False)},
-        exception_handlers=HANDLERS, middleware=[observer(settings.access_log)],
+        exception_handlers=HANDLERS,
+        middleware=[observer(settings.access_log), _rate_limits(settings, store)],
         openapi_config=openapi_config(), request_class=StrictRequest, cors_config=_cors(settings),
-        request_max_body_size=settings.max_body_bytes, on_startup=[freeze_startup_objects],
+        request_max_body_size=settings.max_body_bytes,
+        on_startup=[freeze_startup_objects, clocks.start, drain.install],
         on_shutdown=[close_store],
         logging_config=None)
     app.state.settings = settings

@@ -1,5 +1,6 @@
 """Settings of the service, each from an environment variable (documented in the README)."""
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,6 +32,17 @@ def _origins(raw: str) -> tuple[str, ...]:
     return origins
 
 
+def _networks(raw: str) -> str:
+    try:
+        for item in raw.split(","):
+            if item.strip():
+                ipaddress.ip_network(item.strip(), strict=False)
+    except ValueError:
+        raise ConfigError(f"TRUSTED_PROXIES lists addresses or networks such as 10.0.0.0/8,"
+                          f" got {raw!r}") from None
+    return raw
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None = None     # REDIS_URL; None: the embedded in-process store
@@ -44,6 +56,11 @@ class Settings:
     ai_max_time_ms: int = 2_000      # AI_MAX_TIME_MS: the same for a time budget
     cors_origins: tuple[str, ...] = ()  # CORS_ORIGINS: comma-separated origins browsers may call from
     keep_alive_seconds: int = 15     # EVENTS_KEEP_ALIVE_SECONDS: a comment on idle event streams
+    turn_seconds_min: int = 5        # TURN_SECONDS_MIN: the shortest turn clock a game may ask for
+    creates_per_minute: int = 120    # RATE_LIMIT_CREATES_PER_MINUTE: per client address, 0: off
+    moves_per_second: int = 50       # RATE_LIMIT_MOVES_PER_SECOND: per seat token, 0: off
+    trusted_proxies: str = ""        # TRUSTED_PROXIES: whose X-Forwarded-For names the client
+    ai_max_concurrent: int = 2       # AI_MAX_CONCURRENT: suggestions searching at once per worker
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> "Settings":
@@ -61,6 +78,13 @@ class Settings:
             cors_origins=_origins(env.get("CORS_ORIGINS", "")),
             keep_alive_seconds=_int(env, "EVENTS_KEEP_ALIVE_SECONDS", cls.keep_alive_seconds,
                                     1, 300),
+            turn_seconds_min=_int(env, "TURN_SECONDS_MIN", cls.turn_seconds_min, 1, 86_400),
+            creates_per_minute=_int(env, "RATE_LIMIT_CREATES_PER_MINUTE",
+                                    cls.creates_per_minute, 0, 1_000_000),
+            moves_per_second=_int(env, "RATE_LIMIT_MOVES_PER_SECOND", cls.moves_per_second,
+                                  0, 1_000_000),
+            trusted_proxies=_networks(env.get("TRUSTED_PROXIES", "")),
+            ai_max_concurrent=_int(env, "AI_MAX_CONCURRENT", cls.ai_max_concurrent, 1, 256),
         )
         settings.check()
         return settings
@@ -80,7 +104,12 @@ class Settings:
                "AI_MAX_ITERATIONS": str(self.ai_max_iterations),
                "AI_MAX_TIME_MS": str(self.ai_max_time_ms),
                "CORS_ORIGINS": ",".join(self.cors_origins),
-               "EVENTS_KEEP_ALIVE_SECONDS": str(self.keep_alive_seconds)}
+               "EVENTS_KEEP_ALIVE_SECONDS": str(self.keep_alive_seconds),
+               "TURN_SECONDS_MIN": str(self.turn_seconds_min),
+               "RATE_LIMIT_CREATES_PER_MINUTE": str(self.creates_per_minute),
+               "RATE_LIMIT_MOVES_PER_SECOND": str(self.moves_per_second),
+               "TRUSTED_PROXIES": self.trusted_proxies,
+               "AI_MAX_CONCURRENT": str(self.ai_max_concurrent)}
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url
         return env

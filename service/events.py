@@ -15,7 +15,6 @@ generator); a client that drops resumes with Last-Event-ID.
 import asyncio
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -54,7 +53,7 @@ class Feed:
         self.generation = 0        # bumped by every notice: a stream behind it re-reads
         self.committed_at: dict[int, float] = {}
         self._wakeup = asyncio.Event()
-        self._versions: OrderedDict[int, Version] = OrderedDict()
+        self._versions: dict[int, Version] = {}
         self._read = asyncio.Lock()
 
     def notice(self, version: int, committed_at: float) -> None:
@@ -92,10 +91,10 @@ class Feed:
             self._versions[change.record.version] = Version(
                 msgspec.json.decode(change.entry), session)
         while len(self._versions) > CACHED_VERSIONS:
-            self._versions.popitem(last=False)
+            del self._versions[min(self._versions)]
 
     def _newest(self) -> int:
-        return next(reversed(self._versions), 0)
+        return max(self._versions, default=0)
 
     def _noticed(self) -> int:
         return max(self.committed_at, default=0)
@@ -112,6 +111,7 @@ class Hub:
     def __init__(self, sessions: Sessions, keep_alive_seconds: float) -> None:
         self.sessions = sessions
         self.keep_alive_seconds = keep_alive_seconds  # keeps proxies from closing idle streams
+        self.draining = False
         self._feeds: dict[str, Feed] = {}
         sessions.store.on_commit(self._notice)
 
@@ -119,6 +119,13 @@ class Hub:
         feed = self._feeds.get(game_id)
         if feed is not None:
             feed.notice(version, committed_at)
+
+    def drain(self) -> None:
+        """Ends every stream after the event it is sending: this worker is stopping, and
+        the clients reconnect (with Last-Event-ID) to another replica."""
+        self.draining = True
+        for feed in list(self._feeds.values()):
+            feed.notice(-1, time.time())
 
     async def join(self, game_id: str) -> Feed:
         feed = self._feeds.get(game_id)
@@ -149,6 +156,8 @@ class Hub:
                 if self._over(session):
                     return
             async for version in self._versions_after(feed, sent):
+                if self.draining:
+                    return
                 if version is None:
                     yield b": keep-alive\n\n"
                     continue
@@ -161,7 +170,7 @@ class Hub:
 
     async def _versions_after(self, feed: Feed, sent: int) -> AsyncIterator[Version | None]:
         """Each version after sent as it comes; None when a keep-alive is due."""
-        while True:
+        while not self.draining:
             generation = feed.generation
             for version in await feed.after(sent):
                 yield version
@@ -183,4 +192,4 @@ class Hub:
 
     @staticmethod
     def _over(session: Session) -> bool:
-        return session.state.is_over
+        return session.meta.status(session.state.is_over) == "over"  # a forfeit ends it too

@@ -15,15 +15,16 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 
 from service import bodies
-from service.bodies.common import Created, Health, Problem, Ready
-from service.schemas import Budget, CreateGame, MoveRequest
+from service.bodies.common import Created, Health, Joined, Problem, Ready, WaitingList
+from service.schemas import Budget, CreateGame, JoinRequest, MoveRequest
 
 PROBLEM_JSON = "application/problem+json"
 SWAGGER_ASSETS = "/schema/assets"
 REF = "#/components/schemas/{name}"
 
 # Every body type of the API; msgspec also makes the schema of each struct they contain.
-BODY_TYPES: list[Any] = [CreateGame, MoveRequest, Budget, Created, bodies.GameBody,
+BODY_TYPES: list[Any] = [CreateGame, MoveRequest, Budget, JoinRequest, Created, Joined,
+                         WaitingList, bodies.GameBody,
                          bodies.LegalMovesBody, bodies.HistoryBody, bodies.SuggestionBody,
                          *bodies.EVENTS.values(),
                          Problem, Health, Ready, *bodies.MOVE_UNIONS.values()]
@@ -34,14 +35,21 @@ _WHEN = {
     401: "The token opens no seat of this game, or a seat's token is required"
          " (`unauthorized`)",
     404: "No game has this id, or it expired after going idle (`game-not-found`)",
-    409: "The game moved on (`version-conflict`, with `current_version`), or the seat has"
-         " nothing to decide now (`not-your-turn`)",
+    409: "The game moved on (`version-conflict`, with `current_version`), the seat has"
+         " nothing to decide now (`not-your-turn`), the game waits for players"
+         " (`game-waiting`), a seat is taken or the game full (`seat-taken`, `game-full`),"
+         " the game started (`game-started`) or is not over (`game-not-over`)",
     413: "The body is larger than the server accepts (`body-too-large`)",
     422: "Understood but refused: the game or its options (`invalid-game`), the move"
          " (`illegal-move`, with `legal_moves`), the AI budget (`budget-refused`), a reused"
-         " idempotency key (`idempotency-key-reused`)",
-    503: "The game store cannot be reached; nothing was changed (`store-unavailable`,"
-         " `Retry-After`)",
+         " idempotency key (`idempotency-key-reused`), a seat that does not exist"
+         " (`no-such-seat`)",
+    429: "Over the rate limit of this client address (creates, joins) or seat token"
+         " (moves, suggestions): `rate-limited`, with `Retry-After` and the RateLimit"
+         " headers",
+    503: "The game store cannot be reached (`store-unavailable`), or the AI is busy with"
+         " other suggestions (`ai-busy`); nothing was changed, `Retry-After` says when to"
+         " retry",
 }
 
 

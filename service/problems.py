@@ -7,14 +7,17 @@ only that the fault is ours (the traceback goes to the server's log).
 import logging
 from typing import Any
 
+import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
 from core import InvalidState
 from service.bodies.common import Problem
-from service.robots import BudgetRefused, NotYourTurn
+from service.robots import AIBusy, BudgetRefused, NotYourTurn
+from service.drain import Draining
+from service.lobby import BadCursor, NoSuchSeat, SeatUnavailable
 from service.sessions import (GameNotFound, IdempotencyMismatch, InvalidGame, MoveRejected,
-                              Unauthorized, VersionConflict)
+                              NotStarted, Unauthorized, VersionConflict)
 from service.store import StoreUnavailable
 
 log = logging.getLogger("service.errors")
@@ -22,7 +25,8 @@ log = logging.getLogger("service.errors")
 MEDIA_TYPE = "application/problem+json"
 TITLES = {400: "Bad request", 401: "Unauthorized", 404: "Not found",
           405: "Method not allowed", 409: "Conflict", 413: "Request body too large",
-          422: "Unprocessable request", 500: "Internal error", 503: "Service unavailable"}
+          422: "Unprocessable request", 429: "Too many requests", 500: "Internal error",
+          503: "Service unavailable"}
 
 
 def problem(request: Request, status: int, slug: str, detail: str,
@@ -30,6 +34,12 @@ def problem(request: Request, status: int, slug: str, detail: str,
     body = Problem(type=f"/problems/{slug}", title=TITLES.get(status, "Error"), status=status,
                    detail=detail, instance=request.url.path, **extensions)
     return Response(body, status_code=status, media_type=MEDIA_TYPE, headers=headers)
+
+
+def problem_bytes(status: int, slug: str, instance: str, detail: str) -> bytes:
+    """A problem's body, for the middleware that answers before any handler runs."""
+    return msgspec.json.encode(Problem(type=f"/problems/{slug}", title=TITLES[status],
+                                       status=status, detail=detail, instance=instance))
 
 
 def _validation(request: Request, exc: ValidationException) -> Response:
@@ -94,6 +104,12 @@ HANDLERS = {
     IdempotencyMismatch: lambda r, e: problem(r, 422, "idempotency-key-reused", str(e)),
     BudgetRefused: lambda r, e: problem(r, 422, "budget-refused", str(e)),
     NotYourTurn: lambda r, e: problem(r, 409, "not-your-turn", str(e)),
+    AIBusy: lambda r, e: problem(r, 503, "ai-busy", str(e), headers={"Retry-After": "1"}),
+    Draining: lambda r, e: problem(r, 503, "draining", str(e)),
+    NotStarted: lambda r, e: problem(r, 409, "game-waiting", str(e)),
+    SeatUnavailable: lambda r, e: problem(r, 409, e.slug, str(e)),
+    NoSuchSeat: lambda r, e: problem(r, 422, "no-such-seat", str(e)),
+    BadCursor: lambda r, e: problem(r, 400, "invalid-request", str(e)),
     StoreUnavailable: _store_unavailable,
     InvalidState: _corrupt,
     Exception: _internal,

@@ -8,6 +8,7 @@ game's determinizer, and the move log as that seat may see it.
 import asyncio
 import logging
 import secrets
+import time
 from functools import partial
 from typing import Any
 
@@ -30,11 +31,16 @@ class NotYourTurn(Exception):
     """A suggestion asked for a seat that has nothing to decide now."""
 
 
+class AIBusy(Exception):
+    """Every search slot for suggestions of this worker is taken: retry shortly."""
+
+
 class Robots:
     def __init__(self, sessions: Sessions, settings: Settings) -> None:
         self.sessions = sessions
         self.settings = settings
         self._background: dict[str, asyncio.Task] = {}  # game id -> its AI turns
+        self._suggesting = 0  # suggestions searching now (AI seats' moves are not capped)
 
     # -- budgets ------------------------------------------------------------------
 
@@ -72,14 +78,32 @@ class Robots:
                       None if budget.time_ms is None else
                       min(budget.time_ms, limits.ai_max_time_ms))
 
+    async def suggest_for_client(self, session: Session, seat: int,
+                                 budget: Budget) -> dict[str, Any]:
+        """A suggestion asked for over HTTP: at most AI_MAX_CONCURRENT search at once per
+        worker, and one more is refused at once (AIBusy), never queued, so suggestions
+        cannot take the workers' time from moves."""
+        if self._suggesting >= self.settings.ai_max_concurrent:
+            raise AIBusy(f"the AI is answering {self._suggesting} suggestions on this worker,"
+                         " its limit; retry in a moment")
+        self._suggesting += 1
+        try:
+            return await self.suggest(session, seat, budget)
+        finally:
+            self._suggesting -= 1
+
     async def suggest(self, session: Session, seat: int, budget: Budget) -> dict[str, Any]:
         if not core.ai.supports(session.meta.game):
             raise InvalidGame(f"no AI plays {session.meta.game!r} yet")
         budget = self.checked(budget)
+        status = session.meta.status(session.state.is_over)
+        if status != "active":
+            raise NotYourTurn(f"seat {seat} has nothing to decide now: the game is {status}")
         if seat not in session.state.to_move:
             raise NotYourTurn(f"seat {seat} has nothing to decide now; seats to move:"
                               f" {list(session.state.to_move)}")
-        history = (await self.sessions.history(session, seat))["entries"]
+        history = [entry for entry in (await self.sessions.history(session, seat))["entries"]
+                   if "move" in entry]  # joins, leaves and the like tell the AI nothing
         search = partial(core.ai.suggest, session.state.clone(), seat,
                          iterations=budget.iterations, time_ms=budget.time_ms,
                          seed=secrets.randbits(63), history=history)
@@ -91,14 +115,25 @@ class Robots:
         """Plays AI seats' moves until a human must act or the game is over."""
         while True:
             session = await self.sessions.load(game_id)
-            robots = [s for s in session.state.to_move if session.meta.is_ai(s)]
-            if not robots:
+            seat = self.robot_to_move(session)
+            if seat is None:
                 return
-            seat = robots[0]
-            choice = await self.suggest(session, seat, self.capped(session.meta.ai[seat]))
-            observed = session.state.observed_by(seat)
-            session.state.apply(seat, choice["move"])
-            await self.sessions.commit(session, seat, choice["move"], observed)  # lost: reload
+            await self.play_for(session, seat, self.capped(session.meta.ai[seat]))
+
+    @staticmethod
+    def robot_to_move(session: Session) -> int | None:
+        """An AI seat that must act now in an active game, if any."""
+        if session.meta.status(session.state.is_over) != "active":
+            return None
+        return next((seat for seat in session.state.to_move if session.meta.is_ai(seat)), None)
+
+    async def play_for(self, session: Session, seat: int, budget: Budget,
+                       kind: str = "move", **logged: object) -> bool:
+        """Commits the AI's move for seat (False if the game moved on meanwhile)."""
+        choice = await self.suggest(session, seat, budget)
+        pending = self.sessions.moved(session, seat, choice["move"])
+        entry = self.sessions.move_entry(seat, choice["move"], session, kind)
+        return await self.sessions.commit(pending, {**entry, **logged})
 
     def play_in_background(self, game_id: str) -> None:
         """Plays AI turns without holding a request open (at most one task a game here)."""
@@ -111,8 +146,7 @@ class Robots:
     def resume_if_stalled(self, session: Session) -> None:
         """Restarts the AI's turns of a game left with an AI seat to move (its worker died
         between a move and the AI's answer): any request that reads the game revives it."""
-        meta = session.meta
-        if meta.ai is not None and any(meta.is_ai(seat) for seat in session.state.to_move):
+        if session.meta.ai is not None and self.robot_to_move(session) is not None:
             self.play_in_background(session.game_id)
 
     async def _play_quietly(self, game_id: str) -> None:
@@ -122,5 +156,15 @@ class Robots:
             log.exception("AI game %s stopped", game_id)
 
     async def close(self) -> None:
-        for task in list(self._background.values()):
+        """Stops the AI turns played here and hands their games to the other replicas
+        (through the turn clocks' index: an entry due at once)."""
+        games = list(self._background.items())
+        for _, task in games:
             task.cancel()
+        for game_id, task in games:
+            await asyncio.gather(task, return_exceptions=True)
+            try:
+                session = await self.sessions.load(game_id)
+                await self.sessions.deadlines.arm(game_id, session.record.version, time.time())
+            except Exception:  # the store is going too: the next read resumes the game
+                log.warning("could not hand AI game %s over", game_id)

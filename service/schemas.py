@@ -15,9 +15,16 @@ class Budget(msgspec.Struct, forbid_unknown_fields=True):
     time_ms: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
 
+# A display name: 1 to 24 characters, no control character, not only spaces.
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=24,
+                                   pattern=r"^[^\x00-\x1f\x7f]*[^\x00-\x20\x7f][^\x00-\x1f\x7f]*$")]
+
+
 class SeatSpec(msgspec.Struct, forbid_unknown_fields=True):
-    """One seat of a new game: a human (gets a token) or an AI the server plays."""
-    type: Literal["human", "ai"] = "human"
+    """One seat of a new game: a human (the creator: gets a token), an AI the server
+    plays, or an open seat that someone takes later with POST .../join."""
+    type: Literal["human", "ai", "open"] = "human"
+    name: Name | None = None
     iterations: Annotated[int, msgspec.Meta(ge=1)] | None = None
     time_ms: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
@@ -37,6 +44,16 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     options: GameOptions | None = None
     seed: Annotated[int, msgspec.Meta(ge=0)] | None = None  # core checks < 2**64: else 422
     seats: Annotated[list[SeatSpec], msgspec.Meta(max_length=16)] | None = None
+    listed: bool = True  # in the waiting list while seats are open (false: by link only)
+    # 5 to 86,400 unless the server's TURN_SECONDS_MIN allows shorter clocks
+    turn_seconds: Annotated[int, msgspec.Meta(ge=1, le=86_400)] | None = None
+    on_timeout: Literal["ai", "forfeit"] = "ai"  # what a running-out clock does
+
+
+class JoinRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """POST /v1/games/{id}/join: take the given open seat, or the first one."""
+    name: Name | None = None
+    seat: Annotated[int, msgspec.Meta(ge=0, le=15)] | None = None
 
 
 class MoveRequest(msgspec.Struct, forbid_unknown_fields=True):
@@ -46,4 +63,4 @@ class MoveRequest(msgspec.Struct, forbid_unknown_fields=True):
     game; core's messages say what is wrong); the document lists every game's moves.
     """
     move: dict[str, Any]
-    expected_version: Annotated[int, msgspec.Meta(ge=0)] | None = None  # else 409 if stale
+    expected_version: int | None = None  # any other version than the current one: 409

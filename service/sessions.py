@@ -15,6 +15,8 @@ from typing import Any
 import msgspec
 
 import core
+from service.deadlines import Deadlines
+from service.meta import Clock, Meta
 from service.schemas import Budget, CreateGame, MoveRequest
 from service.store import Commit, GameRecord, Store
 
@@ -50,17 +52,8 @@ class IdempotencyMismatch(Exception):
     pass
 
 
-class Meta(msgspec.Struct, frozen=True):
-    """What a game's record says besides its state; written once at creation."""
-    game: str
-    players: int
-    seeded: bool
-    token_hashes: list[str | None]        # None for a seat the server's AI plays
-    created: float
-    ai: list[Budget | None] | None = None  # each AI seat's thinking budget
-
-    def is_ai(self, seat: int) -> bool:
-        return self.ai is not None and self.ai[seat] is not None
+class NotStarted(Exception):
+    """A move in a game still waiting for players."""
 
 
 @dataclass
@@ -83,33 +76,63 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(12)
 
 
+def new_token() -> tuple[str, str]:
+    """A seat's secret token and the hash the store keeps of it."""
+    token = secrets.token_urlsafe(32)
+    return token, _hash(token)
+
+
 class Sessions:
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.deadlines = Deadlines(store)
 
     # -- creation and loading ------------------------------------------------
 
     async def create(self, request: CreateGame,
                      ai_seats: list[Budget | None] | None = None
                      ) -> tuple[str, Session, list[str | None]]:
-        """A new game; its id, session and a secret token per human seat (None for AI)."""
+        """A new game; its id, session and a secret token per human seat (None for an AI
+        or an open seat)."""
+        options = None if request.options is None else msgspec.to_builtins(request.options)
+        state = self.new_state(request.game, request.players, request.seed, options)
+        kinds = [seat.type for seat in request.seats] if request.seats else \
+            ["human"] * state.players
+        tokens, hashes = zip(*[new_token() if kind == "human" else (None, None)
+                               for kind in kinds])
+        names = [seat.name for seat in request.seats] if request.seats else None
+        clock = None if request.turn_seconds is None else \
+            Clock(request.turn_seconds, request.on_timeout)
+        ai_seats = ai_seats or [None] * state.players
+        meta = Meta(game=state.game, players=state.players, seeded=request.seed is not None,
+                    token_hashes=list(hashes), created=time.time(),
+                    ai=ai_seats if any(ai_seats) else None,
+                    names=names if names and any(names) else None,
+                    open_seats=[seat for seat, kind in enumerate(kinds) if kind == "open"],
+                    listed=request.listed, options=options, clock=clock)
+        game_id, session = await self.create_from(meta.with_deadlines(state.to_move, None),
+                                                  state)
+        return game_id, session, list(tokens)
+
+    @staticmethod
+    def new_state(game: str, players: int, seed: int | None,
+                   options: dict[str, Any] | None) -> core.GameState:
         try:
-            options = None if request.options is None else msgspec.to_builtins(request.options)
-            state = core.new_game(request.game, request.players, seed=request.seed,
-                                  options=options)
+            return core.new_game(game, players, seed=seed, options=options)
         except ValueError as error:
             raise InvalidGame(str(error)) from None
-        ai_seats = ai_seats or [None] * state.players
-        tokens = [None if ai else secrets.token_urlsafe(32) for ai in ai_seats]
-        meta = Meta(state.game, state.players, request.seed is not None,
-                    [None if t is None else _hash(t) for t in tokens], time.time(),
-                    ai_seats if any(ai_seats) else None)
+
+    async def create_from(self, meta: Meta, state: core.GameState) -> tuple[str, Session]:
+        """Stores a new game made of meta and state; its id and session."""
         record = GameRecord(0, state.to_bytes(), msgspec.json.encode(meta))
         game_id = new_game_id()
         await self.store.create(game_id, record)
+        deadline = meta.earliest_deadline()
+        if deadline is not None:
+            await self.deadlines.arm(game_id, 0, deadline)
         session = Session(game_id, record, meta)
         session.state = state  # already decoded
-        return game_id, session, tokens
+        return game_id, session
 
     async def load(self, game_id: str) -> Session:
         return self.session(game_id, await self.store.load(game_id))
@@ -138,15 +161,28 @@ class Sessions:
 
     @staticmethod
     def view(session: Session, seat: int | None, version: int | None = None) -> dict[str, Any]:
-        state = session.state
+        state, meta = session.state, session.meta
+        status = meta.status(state.is_over)
+        active = status == "active"
         return {
-            "id": session.game_id, "game": session.meta.game,
+            "id": session.game_id, "game": meta.game,
             "version": session.record.version if version is None else version,
-            "status": "over" if state.is_over else "active", "seeded": session.meta.seeded,
-            "to_move": list(state.to_move), "you": seat,
-            "legal_moves": [] if seat is None else state.legal_moves(seat),
-            "result": state.result(), "view": state.view(seat),
+            "status": status, "seeded": meta.seeded,
+            "to_move": list(state.to_move) if active else [], "you": seat,
+            "legal_moves": state.legal_moves(seat) if active and seat is not None else [],
+            "result": Sessions.result(session), "view": state.view(seat),
+            "seats": meta.seats(), "clock": meta.clock, "rematch": meta.rematch,
         }
+
+    @staticmethod
+    def result(session: Session) -> dict[str, Any] | None:
+        """The core's result, or the result of the forfeit that ended the game."""
+        forfeited = session.meta.forfeited
+        result = session.state.forfeit_result(forfeited) if forfeited else \
+            session.state.result()
+        if result is not None:
+            result.update(reason="forfeit" if forfeited else "finished", forfeited=forfeited)
+        return result
 
     async def history(self, session: Session, seat: int | None) -> dict[str, Any]:
         """The move log as seat (None: a spectator) may see it now."""
@@ -159,13 +195,18 @@ class Sessions:
     @staticmethod
     def visible_entry(state: core.GameState, entry: dict[str, Any],
                       viewer: int | None) -> dict[str, Any]:
-        """A log entry as viewer may see it; what the mover was shown (a revealed hand)
-        stays the mover's until the game is over."""
+        """A log entry as viewer may see it: a move as the core says viewer may see it
+        now; what the mover was shown (a revealed hand) stays the mover's until the game
+        is over. Entries of joins, leaves, forfeits and rematches are public."""
+        kind = entry.get("kind", "move")  # entries logged before kinds existed are moves
+        if "move" not in entry:
+            return entry
         actor = entry["seat"]
-        visible = {"version": entry["version"], "seat": actor,
+        visible = {**entry, "kind": kind,
                    "move": state.visible_move(actor, entry["move"], viewer)}
-        if entry.get("observed") and (viewer == actor or state.is_over):
-            visible.update(entry["observed"])
+        observed = visible.pop("observed", None)
+        if observed and (viewer == actor or state.is_over):
+            visible.update(observed)
         return visible
 
     # -- moves ------------------------------------------------------------------
@@ -187,19 +228,56 @@ class Sessions:
             current = session.record.version
             if request.expected_version is not None and request.expected_version != current:
                 raise VersionConflict(request.expected_version, current)
-            observed = session.state.observed_by(seat)
-            try:
-                session.state.apply(seat, move)
-            except core.IllegalMove as error:
-                raise MoveRejected(str(error), session.state.legal_moves(seat)) from None
-            response = self.view(session, seat, current + 1)
+            pending = self.moved(session, seat, move)
+            response = self.view(pending, seat)
             record = None if replay_key is None else (replay_key, msgspec.json.encode(
                 {"fingerprint": fingerprint, "response": response}))
-            if await self.commit(session, seat, move, observed, record):
-                return response, session.meta
+            if await self.commit(pending, self.move_entry(seat, move, session), record):
+                return response, pending.meta
             if request.expected_version is not None and replay_key is None:
                 raise VersionConflict(request.expected_version, current + 1)
         raise VersionConflict(current, current + 1)
+
+    def moved(self, session: Session, seat: int, move: dict[str, Any]) -> "Session":
+        """The next version of session after seat's move; MoveRejected (or NotStarted) if
+        the move may not be made now. session.state is left as it was."""
+        status = session.meta.status(session.state.is_over)
+        if status == "waiting":
+            raise NotStarted(f"the game is waiting for players: seats"
+                             f" {session.meta.open_seats} are open; moves start once every"
+                             f" seat is taken")
+        if status == "over" and session.meta.forfeited:
+            raise MoveRejected(f"the game is over: seats {session.meta.forfeited} forfeited"
+                               " on time", [])
+        state = session.state.clone()
+        try:
+            state.apply(seat, move)
+        except core.IllegalMove as error:
+            raise MoveRejected(str(error), session.state.legal_moves(seat)) from None
+        return self.next_version(session, state, mover=seat)
+
+    @staticmethod
+    def move_entry(seat: int, move: dict[str, Any], before: Session,
+                   kind: str = "move") -> dict[str, Any]:
+        """The log entry of seat's move in before's position, with what the seat was shown
+        then (state.observed_by), so that the history can give it back to that seat, and
+        to its AI, later."""
+        entry = {"seat": seat, "kind": kind, "move": move}
+        observed = before.state.observed_by(seat)
+        if observed is not None:
+            entry["observed"] = observed
+        return entry
+
+    @staticmethod
+    def next_version(session: Session, state: core.GameState, mover: int | None,
+                     meta: Meta | None = None) -> "Session":
+        """The version after session with state and meta (default: unchanged), the turn
+        clock's deadlines moved on for mover (None: nobody moved, e.g. a join)."""
+        meta = (meta or session.meta).with_deadlines(state.to_move, mover)
+        pending = Session(session.game_id, GameRecord(
+            session.record.version + 1, state.to_bytes(), msgspec.json.encode(meta)), meta)
+        pending.state = state
+        return pending
 
     @staticmethod
     def _fingerprint(move: dict[str, Any], request: MoveRequest) -> str:
@@ -208,23 +286,20 @@ class Sessions:
             {"move": move, "expected_version": request.expected_version},
             order="sorted")).hexdigest()
 
-    async def commit(self, session: Session, seat: int, move: dict[str, Any],
-                     observed: dict[str, Any] | None = None,
+    async def commit(self, pending: Session, entry: dict[str, Any],
                      replay: tuple[str, bytes] | None = None) -> bool:
-        """Stores session's state (a move of seat already applied) if nobody moved first.
-
-        observed: what the seat was shown before the move (state.observed_by), logged so
-        that the history can give it back to that seat, and to its AI, later.
-        """
-        current = session.record.version
-        entry = {"version": current + 1, "seat": seat, "move": move}
-        if observed is not None:
-            entry["observed"] = observed
-        return await self.store.commit(session.game_id, current, Commit(
-            blob=session.state.to_bytes(), meta=session.record.meta,
-            entry=msgspec.json.encode(entry),
+        """Stores pending, the next version of its game, if nobody changed the game first;
+        entry says what made it (its version is added). Arms the turn clock if it runs."""
+        version = pending.record.version
+        done = await self.store.commit(pending.game_id, version - 1, Commit(
+            blob=pending.record.blob, meta=pending.record.meta,
+            entry=msgspec.json.encode({"version": version, **entry}),
             idempotency_key=None if replay is None else replay[0],
             response=b"" if replay is None else replay[1]))
+        deadline = pending.meta.earliest_deadline()
+        if done and deadline is not None:
+            await self.deadlines.arm(pending.game_id, version, deadline)
+        return done
 
     async def _load_for_move(self, game_id: str,
                              replay_key: str | None) -> tuple[Session, bytes | None]:

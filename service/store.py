@@ -51,6 +51,28 @@ class Change:
 
 
 @dataclass(frozen=True)
+class Allowance:
+    """The answer of a rate limit: whether this request fits, and the budget's state."""
+    allowed: bool
+    remaining: int       # requests that would still fit now
+    retry_after_ms: int  # wait this long before the next one fits (0 if allowed)
+    reset_ms: int        # until the whole budget is back
+
+
+def gcra(tat: float, now: float, period_ms: int, limit: int) -> tuple[Allowance, float]:
+    """The generic cell rate algorithm: limit requests per period_ms, at most limit in a
+    burst. tat is the key's theoretical arrival time (now if new); returns the answer and
+    the key's new tat. The Redis script below is this function in Lua."""
+    interval = period_ms / limit
+    tolerance = period_ms - interval
+    tat = max(tat, now)
+    if tat - now > tolerance:
+        return Allowance(False, 0, int(tat - now - tolerance) + 1, int(tat - now)), tat
+    tat += interval
+    return Allowance(True, int((tolerance - (tat - now)) // interval) + 1, 0, int(tat - now)), tat
+
+
+@dataclass(frozen=True)
 class Commit:
     """One change: the new record's state and metadata, its log entry, and the
     idempotency record if any."""
@@ -73,6 +95,19 @@ class Store(Protocol):
     async def history(self, game_id: str) -> list[bytes]: ...
     async def changes_since(self, game_id: str, version: int) -> list[Change]:
         """The versions after version, in order (empty if none or no such game)."""
+    async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]: ...
+    # Indexes: sorted sets of members by score (the waiting list, the turn clocks).
+    async def index_add(self, index: str, member: str, score: float) -> None: ...
+    async def index_remove(self, index: str, member: str) -> bool:
+        """True if member was there (of concurrent removals, exactly one gets True)."""
+    async def index_due(self, indexes: list[str], upto: float,
+                        count: int) -> list[tuple[str, str, float]]:
+        """(index, member, score) with score <= upto, lowest first, count per index."""
+    async def index_page(self, index: str, below: float | None,
+                         count: int) -> list[tuple[str, float]]:
+        """(member, score) with score <= below (all if None), highest first."""
+    async def spend(self, key: str, period_ms: int, limit: int) -> "Allowance":
+        """Takes one request from key's budget of limit per period (GCRA)."""
     def on_commit(self, listener: Listener) -> None:
         """Calls listener for every commit of a watched game, on any replica."""
     async def watch(self, game_id: str) -> None: ...
@@ -95,6 +130,8 @@ class MemoryStore:
                                      list[GameRecord]]] = {}
         self._creates = 0
         self._listener: Listener | None = None
+        self._indexes: dict[str, dict[str, float]] = {}
+        self._budgets: dict[str, float] = {}  # rate-limit key -> theoretical arrival time
 
     def _live(self, game_id: str):
         item = self._games.get(game_id)
@@ -147,6 +184,37 @@ class MemoryStore:
         return [Change(entry, record) for entry, record
                 in zip(log[version:], records[version:])]
 
+    async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
+        return [await self.load(game_id) for game_id in game_ids]
+
+    async def index_add(self, index: str, member: str, score: float) -> None:
+        self._indexes.setdefault(index, {})[member] = score
+
+    async def index_remove(self, index: str, member: str) -> bool:
+        return self._indexes.get(index, {}).pop(member, None) is not None
+
+    async def index_due(self, indexes: list[str], upto: float,
+                        count: int) -> list[tuple[str, str, float]]:
+        found = []
+        for index in indexes:
+            due = sorted((score, member) for member, score in self._indexes.get(index, {}).items()
+                         if score <= upto)
+            found += [(index, member, score) for score, member in due[:count]]
+        return found
+
+    async def index_page(self, index: str, below: float | None,
+                         count: int) -> list[tuple[str, float]]:
+        members = sorted(((score, member) for member, score in self._indexes.get(index, {}).items()
+                          if below is None or score <= below), reverse=True)
+        return [(member, score) for score, member in members[:count]]
+
+    async def spend(self, key: str, period_ms: int, limit: int) -> Allowance:
+        now = time.monotonic() * 1000
+        if len(self._budgets) > 100_000:  # forget keys whose budget is whole again
+            self._budgets = {k: tat for k, tat in self._budgets.items() if tat > now}
+        allowance, self._budgets[key] = gcra(self._budgets.get(key, now), now, period_ms, limit)
+        return allowance
+
     def on_commit(self, listener: Listener) -> None:
         self._listener = listener  # every commit is in this process: nothing to watch
 
@@ -184,6 +252,23 @@ return 1
 """
 
 
+# KEYS: the budget's key. ARGV: period (ms), limit. Redis' own clock, so every replica
+# counts alike. Returns allowed (0/1), remaining, retry after (ms), reset (ms): see gcra().
+_SPEND = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local interval = tonumber(ARGV[1]) / tonumber(ARGV[2])
+local tolerance = tonumber(ARGV[1]) - interval
+local tat = math.max(tonumber(redis.call('GET', KEYS[1]) or now), now)
+if tat - now > tolerance then
+  return {0, 0, math.floor(tat - now - tolerance) + 1, math.floor(tat - now)}
+end
+tat = tat + interval
+redis.call('SET', KEYS[1], tostring(tat), 'PX', math.ceil(tat - now))
+return {1, math.floor((tolerance - (tat - now)) / interval) + 1, 0, math.floor(tat - now)}
+"""
+
+
 def _keys(game_id: str) -> tuple[str, str, str, str]:
     tag = f"game:{{{game_id}}}"
     return f"{tag}:state", f"{tag}:log", f"{tag}:idempotency", f"{tag}:records"
@@ -208,6 +293,7 @@ class RedisStore:
         self._url = url
         self._ttl = ttl
         self._commit = self._redis.register_script(_COMMIT)
+        self._spend = self._redis.register_script(_SPEND)
         self._notices = Notices(url)
 
     async def create(self, game_id: str, record: GameRecord) -> None:
@@ -270,6 +356,53 @@ class RedisStore:
             raise StoreUnavailable(str(error)) from error
         return [Change(entry, GameRecord.unpacked(record))
                 for entry, record in zip(entries, records)]
+
+    async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for game_id in game_ids:
+                    pipe.hmget(_keys(game_id)[0], ["version", "blob", "meta"])
+                rows = await pipe.execute()
+        except RedisError as error:
+            raise StoreUnavailable(str(error)) from error
+        return [_record(*row) for row in rows]
+
+    async def index_add(self, index: str, member: str, score: float) -> None:
+        await self._call(self._redis.zadd, index, {member: score})
+
+    async def index_remove(self, index: str, member: str) -> bool:
+        return await self._call(self._redis.zrem, index, member) == 1
+
+    async def index_due(self, indexes: list[str], upto: float,
+                        count: int) -> list[tuple[str, str, float]]:
+        try:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for index in indexes:
+                    pipe.zrangebyscore(index, "-inf", upto, start=0, num=count, withscores=True)
+                rows = await pipe.execute()
+        except RedisError as error:
+            raise StoreUnavailable(str(error)) from error
+        return [(index, member.decode(), score)
+                for index, row in zip(indexes, rows) for member, score in row]
+
+    async def index_page(self, index: str, below: float | None,
+                         count: int) -> list[tuple[str, float]]:
+        rows = await self._call(self._redis.zrevrangebyscore, index,
+                                "+inf" if below is None else below, "-inf",
+                                start=0, num=count, withscores=True)
+        return [(member.decode(), score) for member, score in rows]
+
+    async def spend(self, key: str, period_ms: int, limit: int) -> Allowance:
+        allowed, remaining, retry, reset = await self._call(
+            self._spend, keys=[key], args=[period_ms, limit])
+        return Allowance(allowed == 1, remaining, retry, reset)
+
+    @staticmethod
+    async def _call(command, *args, **kwargs):
+        try:
+            return await command(*args, **kwargs)
+        except RedisError as error:
+            raise StoreUnavailable(str(error)) from error
 
     def on_commit(self, listener: Listener) -> None:
         self._notices.listener = listener

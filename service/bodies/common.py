@@ -4,6 +4,8 @@ from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
 
+from service.meta import Clock
+
 ViewT = TypeVar("ViewT")
 MoveT = TypeVar("MoveT")
 SeenMoveT = TypeVar("SeenMoveT")
@@ -12,20 +14,32 @@ EntryT = TypeVar("EntryT")
 StatT = TypeVar("StatT")
 GameT = TypeVar("GameT")
 
-Status = Literal["active", "over"]
+Status = Literal["waiting", "active", "over"]
+
+
+class SeatInfo(msgspec.Struct, kw_only=True):
+    """A seat as everyone sees it: who sits there and, with a turn clock, until when it
+    may think (epoch seconds)."""
+    seat: int
+    type: Literal["human", "ai", "open"]
+    name: str | None
+    deadline: float | None
 
 
 class GameBodyBase(msgspec.Struct, Generic[ViewT, MoveT, ResultT], kw_only=True):
     """A game as one viewer (a seat, or a spectator when `you` is null) may see it."""
     id: str
     version: int
-    status: Status
+    status: Status               # waiting: seats are open, no move yet
     seeded: bool                 # the creator chose the seed, so knows the deal
-    to_move: list[int]
+    to_move: list[int]           # empty unless active
     you: int | None
     legal_moves: list[MoveT]     # empty for a spectator and for a seat not to move
     result: ResultT | None       # set once the game is over
     view: ViewT
+    seats: list[SeatInfo]
+    clock: Clock | None
+    rematch: str | None          # the next game's id, once a seat asked for a rematch
 
 
 class LegalMovesBase(msgspec.Struct, Generic[MoveT], kw_only=True):
@@ -35,11 +49,35 @@ class LegalMovesBase(msgspec.Struct, Generic[MoveT], kw_only=True):
     legal_moves: list[MoveT]
 
 
-class EntryBase(msgspec.Struct, Generic[SeenMoveT], kw_only=True):
-    """One logged move as the viewer may see it."""
+class EntryBase(msgspec.Struct, kw_only=True):
+    """One logged change as the viewer may see it: the version it made, the seat it
+    concerns, and by its `kind` what happened."""
     version: int
     seat: int
+
+
+class MoveEntryBase(EntryBase, Generic[SeenMoveT], kw_only=True):
     move: SeenMoveT
+
+
+class JoinEntry(EntryBase, tag_field="kind", tag="join"):
+    """A player took the seat."""
+    name: str | None
+
+
+class LeaveEntry(EntryBase, tag_field="kind", tag="leave"):
+    """The seat's player left a waiting game: the seat is open again."""
+    name: str | None
+
+
+class ForfeitEntry(EntryBase, tag_field="kind", tag="forfeit"):
+    """The turn clock ran out for these seats under on_timeout "forfeit": the game ended."""
+    forfeited: list[int]
+
+
+class RematchEntry(EntryBase, tag_field="kind", tag="rematch"):
+    """The seat asked for a rematch: next_game is the new game (every token carries over)."""
+    next_game: str
 
 
 class HistoryBase(msgspec.Struct, Generic[EntryT], kw_only=True):
@@ -75,8 +113,32 @@ class SuggestionBase(msgspec.Struct, Generic[MoveT, StatT], kw_only=True):
 class SeatToken(msgspec.Struct, kw_only=True):
     """A seat of a new game; `token` (its secret, shown this once) for a human seat only."""
     seat: int
-    type: Literal["human", "ai"]
+    type: Literal["human", "ai", "open"]
+    name: str | None = None
     token: str | msgspec.UnsetType = msgspec.UNSET
+
+
+class Joined(msgspec.Struct, kw_only=True):
+    """A seat taken: its token, shown this once."""
+    id: str
+    seat: int
+    token: str
+
+
+class WaitingGame(msgspec.Struct, kw_only=True):
+    """A listed game with open seats."""
+    id: str
+    game: str
+    players: int
+    seats: list[SeatInfo]
+    created: float
+    clock: Clock | None
+
+
+class WaitingList(msgspec.Struct, kw_only=True):
+    """A page of waiting games, newest first; next_cursor fetches the next page."""
+    games: list[WaitingGame]
+    next_cursor: str | None
 
 
 class Created(msgspec.Struct, kw_only=True):

@@ -5,8 +5,9 @@ from typing import Annotated, Literal, TypeAlias
 import msgspec
 
 from core import cupcrab
-from service.bodies.common import (EntryBase, EventBase, GameBodyBase, HistoryBase,
-                                      LegalMovesBase, MoveStatBase, SuggestionBase)
+from service.bodies.common import (EventBase, ForfeitEntry, GameBodyBase, HistoryBase,
+                                      JoinEntry, LeaveEntry, LegalMovesBase, MoveEntryBase,
+                                      MoveStatBase, RematchEntry, SuggestionBase)
 
 Card = Literal[cupcrab.CARD_NAMES]  # type: ignore[valid-type]
 Phase = Literal[cupcrab.PHASE_NAMES]  # type: ignore[valid-type]
@@ -94,11 +95,13 @@ class CupCrabRank(msgspec.Struct):
     cups: int
 
 
-class CupCrabResult(msgspec.Struct):
+class CupCrabResult(msgspec.Struct, kw_only=True):
     scores: list[int]
     cups: list[int]
     winners: list[int]
     ranking: list[CupCrabRank]
+    reason: Literal["finished", "forfeit"]  # forfeit: a turn clock ended the game
+    forfeited: list[int]                     # the seats that let their clock run out
 
 
 class CupCrabGame(GameBodyBase[CupCrabView, CupCrabMove, CupCrabResult],
@@ -110,8 +113,17 @@ class CupCrabLegalMoves(LegalMovesBase[CupCrabMove], tag_field="game", tag="cup-
     """The caller's legal moves, each exactly as POST .../moves takes it."""
 
 
-class CupCrabEntry(EntryBase[CupCrabSeenMove]):
-    """One logged move of Cup the Crab as the caller may see it."""
+class CupCrabMoveEntry(MoveEntryBase[CupCrabSeenMove], tag_field="kind", tag="move"):
+    """A move of Cup the Crab as the caller may see it."""
+
+
+class CupCrabTimeoutEntry(MoveEntryBase[CupCrabSeenMove], tag_field="kind", tag="timeout"):
+    """A move the server's AI made for a seat whose turn clock ran out."""
+    policy: Literal["ai"]
+
+
+CupCrabEntry: TypeAlias = (CupCrabMoveEntry | CupCrabTimeoutEntry | JoinEntry | LeaveEntry
+                           | ForfeitEntry | RematchEntry)
 
 
 class CupCrabHistory(HistoryBase[CupCrabEntry], tag_field="game", tag="cup-the-crab"):

@@ -5,8 +5,9 @@ from typing import Literal, TypeAlias
 import msgspec
 
 from core import cvp
-from service.bodies.common import (EntryBase, EventBase, GameBodyBase, HistoryBase,
-                                      LegalMovesBase, MoveStatBase, SuggestionBase)
+from service.bodies.common import (EventBase, ForfeitEntry, GameBodyBase, HistoryBase,
+                                      JoinEntry, LeaveEntry, LegalMovesBase, MoveEntryBase,
+                                      MoveStatBase, RematchEntry, SuggestionBase)
 
 Card = Literal[cvp.CARD_NAMES]  # type: ignore[valid-type]
 Phase = Literal[cvp.PHASE_NAMES]  # type: ignore[valid-type]
@@ -130,12 +131,14 @@ class CvpRank(msgspec.Struct):
     cards_left: int
 
 
-class CvpResult(msgspec.Struct):
+class CvpResult(msgspec.Struct, kw_only=True):
     winner: int
     winners: list[int]
     cards_left: list[int]
     rounds: int
     ranking: list[CvpRank]
+    reason: Literal["finished", "forfeit"]  # forfeit: a turn clock ended the game
+    forfeited: list[int]                     # the seats that let their clock run out
 
 
 class CvpGame(GameBodyBase[CvpView, CvpMove, CvpResult], tag_field="game",
@@ -147,10 +150,21 @@ class CvpLegalMoves(LegalMovesBase[CvpMove], tag_field="game", tag="crabe-vs-pou
     """The caller's legal moves, each exactly as POST .../moves takes it."""
 
 
-class CvpEntry(EntryBase[CvpSeenMove], kw_only=True):
-    """One logged move of Crabe vs Poulpe as the caller may see it; `revealed` is the hand
-    its maker was shown for a Pincer or Mimic (to that seat only until the game is over)."""
+class CvpMoveEntry(MoveEntryBase[CvpSeenMove], tag_field="kind", tag="move", kw_only=True):
+    """A move of Crabe vs Poulpe as the caller may see it; `revealed` is the hand its maker
+    was shown for a Pincer or Mimic (to that seat only until the game is over)."""
     revealed: list[Card] | msgspec.UnsetType = msgspec.UNSET
+
+
+class CvpTimeoutEntry(MoveEntryBase[CvpSeenMove], tag_field="kind", tag="timeout",
+                      kw_only=True):
+    """A move the server's AI made for a seat whose turn clock ran out."""
+    policy: Literal["ai"]
+    revealed: list[Card] | msgspec.UnsetType = msgspec.UNSET
+
+
+CvpEntry: TypeAlias = (CvpMoveEntry | CvpTimeoutEntry | JoinEntry | LeaveEntry | ForfeitEntry
+                       | RematchEntry)
 
 
 class CvpHistory(HistoryBase[CvpEntry], tag_field="game", tag="crabe-vs-poulpe"):

@@ -1,18 +1,21 @@
-"""/v1/games: create games, read views, legal moves and history, post moves."""
+"""/v1/games: create and list games, read views, legal moves and history, post moves."""
 
 import re
+from typing import Literal
 
 from litestar import Controller, Request, Response, get, post
 from litestar.exceptions import ValidationException
 from litestar.params import Parameter
 
 from service import bodies
-from service.bodies.common import Created, SeatToken
+from service.bodies.common import Created, SeatToken, WaitingList
+from service.clocks import Clocks
 from service.conditional import cache_headers, etag, is_current, not_modified
 from service.openapi import NOT_MODIFIED, problems
+from service.lobby import MAX_PAGE, Lobby
 from service.robots import Robots
 from service.schemas import Budget, CreateGame, MoveRequest
-from service.sessions import GameNotFound, Session, Sessions, Unauthorized
+from service.sessions import GameNotFound, InvalidGame, Session, Sessions, Unauthorized
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
@@ -40,28 +43,49 @@ class GamesController(Controller):
     path = "/v1/games"
     tags = ["games"]
 
-    @post("/", status_code=201, responses=problems(400, 413, 422, 503),
+    @post("/", status_code=201, responses=problems(400, 413, 422, 429, 503),
           summary="Create a game; returns a secret token per human seat, once")
-    async def create(self, data: CreateGame, sessions: Sessions, robots: Robots) -> Created:
+    async def create(self, data: CreateGame, request: Request, sessions: Sessions,
+                     robots: Robots, lobby: Lobby) -> Created:
+        shortest = request.app.state.settings.turn_seconds_min
+        if data.turn_seconds is not None and data.turn_seconds < shortest:
+            raise InvalidGame(f"turn_seconds is {shortest} to 86,400 on this server,"
+                              f" got {data.turn_seconds}")
         game_id, session, tokens = await sessions.create(data, robots.seats_of(data))
-        if session.meta.ai is not None:
+        await lobby.list_if_waiting(session)
+        if robots.robot_to_move(session) is not None:
             if all(token is None for token in tokens):
                 robots.play_in_background(game_id)
             else:
                 await robots.play_turns(game_id)
-        return Created(id=game_id, game=session.meta.game, version=0,
-                       seeded=session.meta.seeded,
-                       seats=[SeatToken(seat=seat, type="ai") if token is None else
-                              SeatToken(seat=seat, type="human", token=token)
-                              for seat, token in enumerate(tokens)])
+        meta = session.meta
+        return Created(id=game_id, game=meta.game, version=0, seeded=meta.seeded, seats=[
+            SeatToken(seat=seat, type=meta.seat_type(seat), name=meta.name(seat))
+            if token is None else
+            SeatToken(seat=seat, type="human", name=meta.name(seat), token=token)
+            for seat, token in enumerate(tokens)])
+
+    @get("/", responses=problems(400, 503),
+         summary="Listed games waiting for players, newest first (cursor pagination)")
+    async def waiting(self, lobby: Lobby,
+                      status: Literal["waiting"] = Parameter(
+                          query="status", default="waiting",
+                          description="only waiting games are listed"),
+                      game: str | None = Parameter(query="game", default=None, max_length=64),
+                      limit: int = Parameter(query="limit", default=20, ge=1, le=MAX_PAGE),
+                      cursor: str | None = Parameter(query="cursor", default=None,
+                                                     max_length=200)) -> WaitingList:
+        page = await lobby.waiting(game, cursor, limit)
+        return WaitingList(games=page["games"], next_cursor=page["next_cursor"])
 
     @get("/{game_id:str}", responses=READ_ERRORS,
          summary="The game as the caller's seat (or a spectator) sees it")
     async def read(self, game_id: str, request: Request, sessions: Sessions,
-                   robots: Robots) -> Response[bodies.GameBody]:
+                   robots: Robots, clocks: Clocks) -> Response[bodies.GameBody]:
         session = await load(sessions, game_id)
         seat = sessions.seat_of(session, bearer_token(request))
         robots.resume_if_stalled(session)
+        await clocks.rearm_if_overdue(session)
         tag = etag(session.record.version, seat)
         if is_current(request, tag):
             return not_modified(tag)
@@ -83,7 +107,9 @@ class GamesController(Controller):
             "you": seat, "legal_moves": moves}), headers=cache_headers(tag))
 
     @post("/{game_id:str}/moves", status_code=200,
-          responses=problems(400, 401, 404, 409, 413, 422, 503),
+          responses=problems(400, 401, 404, 409, 413, 422, 429, 503),
+          description="409 `game-waiting` while seats are open; 409 `version-conflict`"
+                      " for a stale expected_version.",
           summary="Apply one move for the token's seat")
     async def move(self, game_id: str, data: MoveRequest, request: Request, sessions: Sessions,
                    robots: Robots, idempotency_key: str | None = Parameter(
@@ -105,7 +131,7 @@ class GamesController(Controller):
         return bodies.game_body(response)
 
     @post("/{game_id:str}/suggest", status_code=200,
-          responses=problems(400, 401, 404, 409, 413, 422, 503),
+          responses=problems(400, 401, 404, 409, 413, 422, 429, 503),
           summary="The AI's suggested move for the token's seat, with its statistics")
     async def suggest(self, game_id: str, data: Budget, request: Request, sessions: Sessions,
                       robots: Robots) -> bodies.SuggestionBody:
@@ -113,7 +139,7 @@ class GamesController(Controller):
         seat = sessions.seat_of(session, bearer_token(request))
         if seat is None:
             raise Unauthorized("suggestions need the seat's token: Authorization: Bearer <token>")
-        found = await robots.suggest(session, seat, data)
+        found = await robots.suggest_for_client(session, seat, data)
         return bodies.suggestion_body({
             "id": game_id, "game": session.meta.game, "version": session.record.version,
             "you": seat, "move": found["move"], "algorithm": found["algorithm"],

@@ -3,6 +3,7 @@
 from litestar import Controller, get
 
 from service.bodies.common import Health, Ready
+from service.drain import Drain
 from service.openapi import problems
 from service.store import Store
 
@@ -16,6 +17,7 @@ class HealthController(Controller):
 
     @get("/ready", summary="The game store answers (503 when it does not)",
          responses=problems(503))
-    async def ready(self, store: Store) -> Ready:
-        await store.ping()  # StoreUnavailable becomes a 503 problem
+    async def ready(self, store: Store, drain: Drain) -> Ready:
+        drain.check_ready()  # a stopping worker is not ready: 503
+        await store.ping()   # StoreUnavailable becomes a 503 problem
         return Ready(status="ready")

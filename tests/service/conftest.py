@@ -23,7 +23,7 @@ def clean_test_database() -> Iterator[None]:
 @pytest.fixture(scope="session", params=sorted(STORES))
 def api(request) -> Iterator[Server]:
     """The service, once per store; every API test runs against both."""
-    with server({**STORES[request.param], "ACCESS_LOG": "1"}) as running:
+    with server({**STORES[request.param], "ACCESS_LOG": "1", "TURN_SECONDS_MIN": "1"}) as running:
         running.store = request.param
         yield running
 

@@ -19,6 +19,9 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
+# The suite creates games far faster than any person: servers run without rate limits
+# unless a test sets them (tests/service/test_api_limits.py).
+UNLIMITED = {"RATE_LIMIT_CREATES_PER_MINUTE": "0", "RATE_LIMIT_MOVES_PER_SECOND": "0"}
 
 
 def free_port() -> int:
@@ -47,6 +50,7 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
         full_env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        full_env.update(UNLIMITED)
         full_env.update(env)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "service", "--port", str(self.port), "--workers", str(workers)],
@@ -63,7 +67,7 @@ class Server:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        os.unlink(self.log.name)
+        Path(self.log.name).unlink(missing_ok=True)  # a test may have stopped it already
 
 
 @contextmanager

@@ -1,0 +1,96 @@
+"""Turn clocks: whichever replica sees a deadline due applies the timeout, exactly once.
+
+The same index hands AI turns over between replicas: a stopping replica arms, for each
+game its AI was playing, an entry due at once, and whichever replica claims it plays on.
+
+Every replica runs one timer task. Each tick it reads the due entries of every bucket of
+the deadline index (service.deadlines), claims each with a removal that only one replica
+wins, and applies the timeout through the normal compare-and-set commit at the version
+the deadline was set: if the seat moved in time, the version moved on and the stale entry
+is dropped. So a timeout happens at most once, and at least once while any replica runs,
+also when no request ever reaches the game.
+"""
+
+import asyncio
+import logging
+import time
+
+import msgspec
+
+from service.robots import Robots
+from service.schemas import Budget
+from service.sessions import GameNotFound, Session, Sessions
+from service.store import StoreUnavailable
+
+log = logging.getLogger("service.clocks")
+
+TICK_SECONDS = 0.25
+TIMEOUT_BUDGET = Budget(iterations=300)  # the AI's move for an absent seat: quick and sound
+
+
+class Clocks:
+    def __init__(self, sessions: Sessions, robots: Robots) -> None:
+        self.sessions = sessions
+        self.robots = robots
+        self._task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.tick(time.time())
+            except StoreUnavailable as error:
+                log.warning("turn clocks paused: %s", error)
+            except Exception:  # one bad game must not stop every clock: log and go on
+                log.exception("turn clock tick failed")
+            await asyncio.sleep(TICK_SECONDS)
+
+    async def tick(self, now: float) -> None:
+        deadlines = self.sessions.deadlines
+        for index, game_id, version in await deadlines.due(now):
+            if await deadlines.claim(index, game_id, version):
+                await self.expire(game_id, version, now)
+
+    async def expire(self, game_id: str, version: int, now: float) -> None:
+        """Applies the timeout of game_id's deadline set at version, if still due."""
+        try:
+            session = await self.sessions.load(game_id)
+        except GameNotFound:
+            return
+        meta = session.meta
+        if session.record.version != version or meta.status(session.state.is_over) != "active":
+            return  # stale: the seat moved in time (a newer entry is armed if needed)
+        if self.robots.robot_to_move(session) is not None:
+            # An AI seat is late only if the replica thinking for it died or handed its
+            # games over while stopping: think again here.
+            await self.robots.play_turns(game_id)
+            return
+        overdue = [seat for seat in session.state.to_move
+                   if (deadline := meta.deadline(seat)) is not None and deadline <= now]
+        if overdue and meta.clock.on_timeout == "forfeit":
+            await self.forfeit(session, overdue)
+        elif overdue:
+            await self.robots.play_for(session, overdue[0], TIMEOUT_BUDGET, kind="timeout",
+                                       policy="ai")
+            await self.robots.play_turns(game_id)
+
+    async def forfeit(self, session: Session, overdue: list[int]) -> None:
+        ended = msgspec.structs.replace(session.meta, forfeited=overdue)
+        pending = self.sessions.next_version(session, session.state, None, ended)
+        await self.sessions.commit(pending, {"seat": overdue[0], "kind": "forfeit",
+                                             "forfeited": overdue})
+
+    async def rearm_if_overdue(self, session: Session) -> None:
+        """Arms the earliest deadline again if it is long past: its entry was claimed by a
+        replica that died before applying it (any read of the game heals that)."""
+        deadline = session.meta.earliest_deadline()
+        if deadline is not None and deadline < time.time() - 4 * TICK_SECONDS and \
+                session.meta.status(session.state.is_over) == "active":
+            await self.sessions.deadlines.arm(session.game_id, session.record.version,
+                                              deadline)

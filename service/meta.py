@@ -1,0 +1,84 @@
+"""What the service keeps beside a game's state: seats, names, tokens' hashes, clocks.
+
+A game's metadata changes with the game (a join, a deadline, a rematch), so it is part of
+every committed version's record; it holds nothing a player may not see but the hashes
+of the seats' tokens, which never leave the server.
+"""
+
+import time
+from typing import Literal
+
+import msgspec
+
+from service.schemas import Budget
+
+SeatType = Literal["human", "ai", "open"]
+Status = Literal["waiting", "active", "over"]
+
+
+class Clock(msgspec.Struct, frozen=True):
+    """A turn clock: each decision within turn_seconds, else on_timeout."""
+    turn_seconds: int
+    on_timeout: Literal["ai", "forfeit"]
+
+
+class Meta(msgspec.Struct, frozen=True, kw_only=True):
+    game: str
+    players: int
+    seeded: bool
+    token_hashes: list[str | None]         # None for an AI seat and an open seat
+    created: float
+    ai: list[Budget | None] | None = None  # each AI seat's thinking budget
+    names: list[str | None] | None = None  # display names, shown to everyone
+    open_seats: list[int] = []             # seats nobody has taken yet
+    listed: bool = False                   # in the waiting list while seats are open
+    options: dict | None = None            # creation options, for a rematch
+    clock: Clock | None = None
+    deadlines: list[float | None] | None = None  # per seat, epoch seconds
+    forfeited: list[int] = []              # seats whose clock ended the game
+    rematch: str | None = None             # the next game's id
+
+    def is_ai(self, seat: int) -> bool:
+        return self.ai is not None and self.ai[seat] is not None
+
+    def seat_type(self, seat: int) -> SeatType:
+        if seat in self.open_seats:
+            return "open"
+        return "ai" if self.is_ai(seat) else "human"
+
+    def name(self, seat: int) -> str | None:
+        return None if self.names is None else self.names[seat]
+
+    def deadline(self, seat: int) -> float | None:
+        return None if self.deadlines is None else self.deadlines[seat]
+
+    def status(self, over: bool) -> Status:
+        """over: whether the core says the game is over."""
+        if self.open_seats:
+            return "waiting"
+        return "over" if over or self.forfeited else "active"
+
+    def seats(self) -> list[dict]:
+        return [{"seat": seat, "type": self.seat_type(seat), "name": self.name(seat),
+                 "deadline": self.deadline(seat)} for seat in range(self.players)]
+
+    def with_deadlines(self, to_move: tuple[int, ...], mover: int | None,
+                       now: float | None = None) -> "Meta":
+        """The deadlines after a change by mover (None: a join or the start): each seat to
+        move keeps its running deadline, but the mover and a seat newly to move start a
+        fresh turn; seats not to move have none."""
+        if self.clock is None or self.open_seats:
+            return self
+        if self.forfeited:
+            return msgspec.structs.replace(self, deadlines=None)
+        now = time.time() if now is None else now
+        fresh = now + self.clock.turn_seconds
+        deadlines = [None] * self.players
+        for seat in to_move:
+            running = self.deadline(seat)
+            deadlines[seat] = running if running is not None and seat != mover else fresh
+        return msgspec.structs.replace(self, deadlines=deadlines)
+
+    def earliest_deadline(self) -> float | None:
+        running = [d for d in self.deadlines or () if d is not None]
+        return min(running) if running and not self.forfeited else None
