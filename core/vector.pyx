@@ -29,7 +29,7 @@ from core.rng cimport Rng, rng_next, rng_seed, rng_below
 from core.cupcrab cimport (CCState, CC_N_ACTIONS, CC_MAX_LEGAL, CC_MAX_PLAYERS, CC_CUP_KINDS,
                            PHASE_OVER, cc_deal, cc_legal_actions, cc_apply_action,
                            cc_state_of)
-from core.cvp cimport (CvpState, CVP_KINDS, CVP_N_ACTIONS, CVP_MAX_LEGAL, PH_OVER,
+from core.cvp cimport (CvpState, CVP_KINDS, CVP_N_ACTIONS, PH_OVER,
                        cvp_deal, cvp_legal_actions, cvp_apply_action, cvp_state_of)
 from core.obs_cupcrab cimport (CCMemory, cc_observation_size, ccm_reset, ccm_record,
                                cc_write_observation, cc_next_decider)
@@ -44,11 +44,11 @@ cdef extern from "<pthread.h>" nogil:
     ctypedef unsigned long pthread_t
     int pthread_create(pthread_t* thread, const void* attr,
                        void* (*start)(void*) noexcept nogil, void* arg)
-    int pthread_join(pthread_t thread, void** retval)
+    int pthread_detach(pthread_t thread)
 
 
 cdef enum:
-    MAX_LEGAL = 286                    # the larger of the games' CC_MAX_LEGAL, CVP_MAX_LEGAL
+    MAX_LEGAL = CC_MAX_LEGAL           # the larger of the games' (CVP_MAX_LEGAL is 40)
     MASK_WORDS = 6                     # 64-bit words for a legality bitmap of 352 ids
     MAX_THREADS = 64
     CHUNK = 64                         # games a thread claims at a time
@@ -321,10 +321,6 @@ cdef extern from *:
     void vector_finish(Py_ssize_t* done, Py_ssize_t games) nogil
     Py_ssize_t vector_finished(Py_ssize_t* done) nogil
     int vector_release(int* refs) nogil
-
-
-cdef extern from "<pthread.h>" nogil:
-    int pthread_detach(pthread_t thread)
 
 
 cdef extern from "<sched.h>" nogil:
