@@ -611,11 +611,25 @@ cdef str _position_problem(const CCState* s):
         return "the last round's selection is automatic: it cannot be pending"
     if s.phase == PHASE_OVER and s.round != CC_ROUNDS - 1:
         return "a finished game is in its last round"
+    if s.phase == PHASE_SELECT and s.pending == 0:
+        return "every seat has selected, so the round is being played, not selected"
     for seat in range(s.players):
         problem = _seat_problem(s, seat)
         if problem:
             return problem
-    return _table_problem(s) or _conservation_problem(s)
+    return _table_problem(s) or _conservation_problem(s) or _stuck_problem(s)
+
+
+cdef str _stuck_problem(const CCState* s):
+    """A game not over must give some seat a legal move, else it can never continue."""
+    cdef uint16_t legal[CC_MAX_LEGAL]
+    cdef int seat
+    if s.phase == PHASE_OVER:
+        return None
+    for seat in range(s.players):
+        if cc_legal_actions(s, seat, legal):
+            return None
+    return "nobody can move, yet the game is not over"
 
 
 cdef void _derive(CCState* s) noexcept:
@@ -747,7 +761,9 @@ cdef void _fill_from_payload(CCState* s, bytes data) except *:
             s.seats[seat].reserve[kind] = data[at + kind]
             s.seats[seat].hand[kind] = data[at + CC_KINDS + kind]
             s.seats[seat].score_pile[kind] = data[at + 2 * CC_KINDS + kind]
-        s.seats[seat].selected = data[at + 3 * CC_KINDS] != 0
+        if data[at + 3 * CC_KINDS] > 1:   # a flag is stored as 0 or 1, nothing else
+            raise InvalidState("stored cup-the-crab state has a damaged selected flag")
+        s.seats[seat].selected = data[at + 3 * CC_KINDS]
         s.seats[seat].discards = data[at + 3 * CC_KINDS + 1]
         at += seat_size
     for kind in range(CC_KINDS):

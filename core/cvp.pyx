@@ -693,6 +693,8 @@ cdef str _position_problem(const CvpState* s):
         if count[kind] != s.deck[kind]:
             return (f"{count[kind]} {CARD_NAMES[kind]} cards in play, the deck has"
                     f" {s.deck[kind]}")
+    if s.round > s.discard_size + 1:   # every finished round sent at least one card there
+        return f"round {s.round} cannot come after only {s.discard_size} discarded cards"
     if (s.pile_len == 0) != (s.last_player == CVP_NO_SEAT):
         return "last_player names who played the top card: null exactly when the pile is empty"
     if (phase == PH_OVER) != (s.winner != CVP_NO_SEAT):
@@ -709,6 +711,8 @@ cdef str _position_problem(const CvpState* s):
     if s.pile_len == 0:
         if phase != PH_TURN or s.lower:
             return "an empty round pile means the opener is about to play"
+        if s.hand_size[s.opener] == 0:   # a round opens with a card from the hand
+            return f"the opener, seat {s.opener}, has no card in hand to open the round"
         return None
     top = s.pile[s.pile_len - 1]
     effect = EFFECT[top]
@@ -733,9 +737,17 @@ cdef str _position_problem(const CvpState* s):
     return None
 
 
+cdef str _stuck_problem(const CvpState* s):
+    """A game not over must give the seat to move a legal move, else it can never continue."""
+    cdef uint16_t legal[CVP_MAX_LEGAL]
+    if s.phase == PH_OVER or cvp_legal_actions(s, s.to_move, legal):
+        return None
+    return f"seat {s.to_move} is to move but has no legal move, yet the game is not over"
+
+
 cdef void _check_position(CvpState* s) except *:
     _derive(s)
-    problem = _position_problem(s)
+    problem = _position_problem(s) or _stuck_problem(s)
     if problem:
         raise InvalidState(f"not a possible {NAME} position: {problem}")
 

@@ -46,6 +46,9 @@ def _validation(request: Request, exc: ValidationException) -> Response:
     reasons = []
     for item in exc.extra if isinstance(exc.extra, list) else []:
         key = item.get("key") if isinstance(item, dict) else None
+        if key == "data" and item.get("message") == "'data'":  # Litestar: no body at all
+            return problem(request, 400, "malformed-request",
+                           "the request body is empty; send a JSON object")
         where = "" if key in (None, "data") else f" - at `$.{key}`"
         reasons.append(f"{item.get('message', item) if isinstance(item, dict) else item}{where}")
     detail = "; ".join(reasons) or str(exc.detail)

@@ -16,7 +16,11 @@ from typing import Protocol, runtime_checkable
 
 import msgspec
 import redis.asyncio as redis
-from redis.exceptions import RedisError
+from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisClusterException, RedisError
 
 log = logging.getLogger("service.store")
 
@@ -269,6 +273,20 @@ return {1, math.floor((tolerance - (tat - now)) / interval) + 1, 0, math.floor(t
 """
 
 
+# KEYS: the game's hash.  ARGV: version, blob, meta, TTL seconds.  A script rather than a
+# MULTI pipeline: one round trip, atomic, and the same call on a single node or a cluster.
+_CREATE = """
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'blob', ARGV[2], 'meta', ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+"""
+
+# KEYS: a game's log and records.  ARGV: a version.  Both lists after that version, read
+# atomically; a script, as _CREATE, for one round trip and one call on a node or a cluster.
+_CHANGES = """
+return {redis.call('LRANGE', KEYS[1], ARGV[1], -1), redis.call('LRANGE', KEYS[2], ARGV[1], -1)}
+"""
+
+
 def _keys(game_id: str) -> tuple[str, str, str, str]:
     tag = f"game:{{{game_id}}}"
     return f"{tag}:state", f"{tag}:log", f"{tag}:idempotency", f"{tag}:records"
@@ -279,39 +297,77 @@ def channel(game_id: str) -> str:
     return f"game:{{{game_id}}}:events"
 
 
+# What a failing Redis raises (cluster-wide faults, e.g. no node reachable, are not
+# RedisErrors in redis-py).
+_ERRORS = (RedisError, RedisClusterException)
+
+# Timeouts of every connection: a Redis that does not answer is a 503, never a hang.
+_TIMEOUTS = {"socket_timeout": 5, "socket_connect_timeout": 2}
+
+
+async def _connect(url: str, pool_size: int) -> "redis.Redis | RedisCluster":
+    """A client for the deployment url names: a cluster's when that node runs in cluster
+    mode (INFO cluster says so), else a single node's.  No setting is needed either way."""
+    probe = redis.Redis.from_url(url, **_TIMEOUTS)
+    try:
+        clustered = (await probe.info("cluster")).get("cluster_enabled") == 1
+    finally:
+        await probe.aclose()
+    if clustered:
+        return RedisCluster.from_url(url, max_connections=pool_size, **_TIMEOUTS)
+    # A plain pool: redis-py's blocking pool cost a quarter of a move's CPU time.  A
+    # worker holds at most one connection per request awaiting Redis, so 1024 is a
+    # ceiling no healthy worker reaches; past it a request gets a 503, not a hang.
+    # One immediate retry on a broken connection: after Redis restarts, every pooled
+    # socket is dead, and reconnecting once serves the request instead of a 503.  (A
+    # retried commit cannot apply twice: the script compares the version first.)
+    pool = redis.ConnectionPool.from_url(
+        url, max_connections=pool_size, health_check_interval=30,
+        retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)), **_TIMEOUTS)
+    return redis.Redis(connection_pool=pool)
+
+
 class RedisStore:
-    """Games in Redis, shared by every replica; each game's keys in one cluster slot."""
+    """Games in Redis (one node or a cluster), shared by every replica; each game's keys
+    carry one hash tag, so every command and script of a game stays in one cluster slot."""
 
     def __init__(self, url: str, ttl: int, pool_size: int = 1024) -> None:
-        # A plain pool: redis-py's blocking pool cost a quarter of a move's CPU time.  A
-        # worker holds at most one connection per request awaiting Redis, so 1024 is a
-        # ceiling no healthy worker reaches; past it a request gets a 503, not a hang.
-        pool = redis.ConnectionPool.from_url(
-            url, max_connections=pool_size, socket_timeout=5, socket_connect_timeout=2,
-            health_check_interval=30)
-        self._redis = redis.Redis(connection_pool=pool)
         self._url = url
         self._ttl = ttl
-        self._commit = self._redis.register_script(_COMMIT)
-        self._spend = self._redis.register_script(_SPEND)
+        self._pool_size = pool_size
+        self._client: redis.Redis | RedisCluster | None = None  # made by the first request
+        self._connecting = asyncio.Lock()
         self._notices = Notices(url)
+
+    async def _redis(self) -> "redis.Redis | RedisCluster":
+        """The client, connected on first use (a Redis that is down at start-up is a 503
+        until it is up, not a service that fails to start)."""
+        if self._client is None:
+            async with self._connecting:
+                if self._client is None:
+                    client = await _connect(self._url, self._pool_size)
+                    self._create = client.register_script(_CREATE)
+                    self._commit = client.register_script(_COMMIT)
+                    self._changes = client.register_script(_CHANGES)
+                    self._spend = client.register_script(_SPEND)
+                    self._client = client
+        return self._client
 
     async def create(self, game_id: str, record: GameRecord) -> None:
         state = _keys(game_id)[0]
         try:
-            async with self._redis.pipeline(transaction=True) as pipe:
-                pipe.hset(state, mapping={"version": record.version, "blob": record.blob,
-                                          "meta": record.meta})
-                pipe.expire(state, self._ttl)
-                await pipe.execute()
-        except RedisError as error:
+            client = await self._redis()
+            await self._create(keys=[state], args=[record.version, record.blob, record.meta,
+                                                   self._ttl], client=client)
+        except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
 
     async def load(self, game_id: str) -> GameRecord | None:
         state = _keys(game_id)[0]
         try:
-            version, blob, meta = await self._redis.hmget(state, ["version", "blob", "meta"])
-        except RedisError as error:
+            client = await self._redis()
+            version, blob, meta = await client.hmget(state, ["version", "blob", "meta"])
+        except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
         return _record(version, blob, meta)
 
@@ -319,89 +375,96 @@ class RedisStore:
                                idempotency_key: str) -> tuple[GameRecord | None, bytes | None]:
         state, _, replays, _ = _keys(game_id)
         try:
-            async with self._redis.pipeline(transaction=False) as pipe:
+            client = await self._redis()
+            async with client.pipeline(transaction=False) as pipe:
                 pipe.hmget(state, ["version", "blob", "meta"])
                 pipe.hget(replays, idempotency_key)
                 (version, blob, meta), replay = await pipe.execute()
-        except RedisError as error:
+        except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
         return _record(version, blob, meta), replay
 
     async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
         record = GameRecord(expected_version + 1, commit.blob, commit.meta)
         try:
-            done = await self._commit(keys=_keys(game_id), args=[
+            client = await self._redis()
+            done = await self._commit(client=client, keys=_keys(game_id), args=[
                 expected_version, commit.blob, commit.entry, self._ttl,
                 commit.idempotency_key or "", commit.response, commit.meta,
                 record.packed(), channel(game_id),
                 f"{expected_version + 1} {time.time():.6f}"])
-        except RedisError as error:
+        except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
         return done == 1
 
     async def history(self, game_id: str) -> list[bytes]:
         try:
-            return await self._redis.lrange(_keys(game_id)[1], 0, -1)
-        except RedisError as error:
+            return await (await self._redis()).lrange(_keys(game_id)[1], 0, -1)
+        except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
 
     async def changes_since(self, game_id: str, version: int) -> list[Change]:
         _, entries_key, _, records_key = _keys(game_id)
-        try:  # one transaction: both lists at the same length
-            async with self._redis.pipeline(transaction=True) as pipe:
-                pipe.lrange(entries_key, version, -1)
-                pipe.lrange(records_key, version, -1)
-                entries, records = await pipe.execute()
-        except RedisError as error:
+        try:  # one script: both lists read at the same length
+            client = await self._redis()
+            entries, records = await self._changes(keys=[entries_key, records_key],
+                                                   args=[version], client=client)
+        except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
         return [Change(entry, GameRecord.unpacked(record))
                 for entry, record in zip(entries, records)]
 
     async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
         try:
-            async with self._redis.pipeline(transaction=False) as pipe:
+            client = await self._redis()
+            async with client.pipeline(transaction=False) as pipe:
                 for game_id in game_ids:
                     pipe.hmget(_keys(game_id)[0], ["version", "blob", "meta"])
                 rows = await pipe.execute()
-        except RedisError as error:
+        except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
         return [_record(*row) for row in rows]
 
     async def index_add(self, index: str, member: str, score: float) -> None:
-        await self._call(self._redis.zadd, index, {member: score})
+        await self._call("zadd", index, {member: score})
 
     async def index_remove(self, index: str, member: str) -> bool:
-        return await self._call(self._redis.zrem, index, member) == 1
+        return await self._call("zrem", index, member) == 1
 
     async def index_due(self, indexes: list[str], upto: float,
                         count: int) -> list[tuple[str, str, float]]:
         try:
-            async with self._redis.pipeline(transaction=False) as pipe:
+            client = await self._redis()
+            async with client.pipeline(transaction=False) as pipe:
                 for index in indexes:
                     pipe.zrangebyscore(index, "-inf", upto, start=0, num=count, withscores=True)
                 rows = await pipe.execute()
-        except RedisError as error:
+        except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
         return [(index, member.decode(), score)
                 for index, row in zip(indexes, rows) for member, score in row]
 
     async def index_page(self, index: str, below: float | None,
                          count: int) -> list[tuple[str, float]]:
-        rows = await self._call(self._redis.zrevrangebyscore, index,
+        rows = await self._call("zrevrangebyscore", index,
                                 "+inf" if below is None else below, "-inf",
                                 start=0, num=count, withscores=True)
         return [(member.decode(), score) for member, score in rows]
 
     async def spend(self, key: str, period_ms: int, limit: int) -> Allowance:
-        allowed, remaining, retry, reset = await self._call(
-            self._spend, keys=[key], args=[period_ms, limit])
+        try:
+            client = await self._redis()
+            allowed, remaining, retry, reset = await self._spend(
+                keys=[key], args=[period_ms, limit], client=client)
+        except _ERRORS as error:
+            raise StoreUnavailable(str(error)) from error
         return Allowance(allowed == 1, remaining, retry, reset)
 
-    @staticmethod
-    async def _call(command, *args, **kwargs):
+    async def _call(self, command: str, *args, **kwargs):
+        """The client's command of that name; StoreUnavailable if Redis fails."""
         try:
-            return await command(*args, **kwargs)
-        except RedisError as error:
+            return await getattr(await self._redis(), command)(*args, **kwargs)
+        except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
 
     def on_commit(self, listener: Listener) -> None:
@@ -415,13 +478,16 @@ class RedisStore:
 
     async def ping(self) -> None:
         try:
-            await self._redis.ping()
-        except RedisError as error:
+            await (await self._redis()).ping()
+        except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
 
     async def close(self) -> None:
         await self._notices.close()
-        await self._redis.aclose(close_connection_pool=True)
+        if isinstance(self._client, RedisCluster):
+            await self._client.aclose()
+        elif self._client is not None:
+            await self._client.aclose(close_connection_pool=True)
 
 
 class Notices:

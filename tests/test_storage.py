@@ -133,3 +133,46 @@ def test_impossible_snapshots_are_refused(change, message):
     change(snap)
     with pytest.raises(core.InvalidState, match=message):
         core.from_snapshot(snap)
+
+
+def all_selected_in_the_selection_phase(players=3):
+    """A snapshot of round 1 in the selection phase in which every seat has selected."""
+    snap = core.new_game(GAME, players, seed=1).snapshot()
+    for seat in snap["seats"]:
+        seat["hand"], seat["reserve"] = seat["reserve"][:3], seat["reserve"][3:]
+        seat["selected"] = True
+    return snap
+
+
+def test_a_selection_that_every_seat_has_made_is_refused_as_a_snapshot():
+    with pytest.raises(core.InvalidState, match="every seat has selected"):
+        core.from_snapshot(all_selected_in_the_selection_phase())
+
+
+def test_a_selection_that_every_seat_has_made_is_refused_as_bytes():
+    state = core.new_game(GAME, 3, seed=1)
+    for seat in (0, 1):
+        state.apply(seat, state.legal_moves(seat)[0])
+    payload = bytearray(state.to_bytes()[4:-4])
+    last = 13 + 2 * (3 * 11 + 2)                      # seat 2: reserve, hand, score pile
+    kind = next(k for k in range(11) if payload[last + k] >= 3)
+    payload[last + kind] -= 3                         # selects three of one kind ...
+    payload[last + 11 + kind] += 3
+    payload[last + 33] = 1                            # ... and is marked as selected
+    assert payload[1] == 0                            # still the selection phase
+    with pytest.raises(core.InvalidState, match="every seat has selected"):
+        core.from_bytes(reframe(bytes(payload)))
+
+
+def test_a_selected_flag_other_than_0_or_1_is_refused():
+    payload = bytearray(core.new_game(GAME, 2, seed=1).to_bytes()[4:-4])
+    payload[13 + 33] = 2
+    with pytest.raises(core.InvalidState, match="selected flag"):
+        core.from_bytes(reframe(bytes(payload)))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_position_of_a_real_game_gives_a_seat_a_move_or_is_over(players):
+    for state in random_walk(players, seed=players + 10):
+        back = core.from_bytes(state.to_bytes())
+        assert back.is_over or any(back.legal_actions(seat) for seat in back.to_move)

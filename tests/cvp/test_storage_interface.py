@@ -135,6 +135,8 @@ def test_impossible_snapshots_are_refused(change, message):
     (dict(pile=["crab-3"], last_player=0, lower=True), "only a resolved Reverse"),
     (dict(pile=["crab-3"], last_player=0, phase="mimic"), "needs a Mimic on top"),
     (dict(draws=([], None)), "seat 0 has no cards left, so the game should be over"),
+    (dict(draws=(["crab-6"], None)), "the opener, seat 0, has no card in hand"),
+    (dict(round=3), "round 3 cannot come after only 0 discarded cards"),
 ])
 def test_impossible_decision_points_are_refused(kwargs, message):
     hands = [[] if "draws" in kwargs else ["crab-6"], ["octopus-6"]]

@@ -6,6 +6,7 @@ import httpx
 import pytest
 import redis
 
+from tests.clusters import RedisCluster
 from tests.service.servers import SHARED_REDIS, PrivateRedis, Server, server
 
 STORES = {"redis": {"REDIS_URL": SHARED_REDIS}, "memory": {}}
@@ -39,3 +40,10 @@ def private_redis() -> Iterator[PrivateRedis]:
     instance = PrivateRedis()
     yield instance
     instance.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster() -> Iterator[RedisCluster]:
+    """A real 3-primary, 3-replica Redis Cluster, started once (a few seconds) per session."""
+    with RedisCluster() as cluster:
+        yield cluster

@@ -1,6 +1,7 @@
 """One contract, two stores: RedisStore (real Redis) and MemoryStore behave alike."""
 
 import asyncio
+from dataclasses import dataclass
 
 import pytest
 import redis
@@ -12,13 +13,27 @@ from tests.service.servers import SHARED_REDIS, PrivateRedis
 TTL = 60
 
 
-def make(kind: str, ttl: int = TTL):
-    return RedisStore(SHARED_REDIS, ttl) if kind == "redis" else MemoryStore(ttl)
+@dataclass(frozen=True)
+class Kind:
+    """A store to test: the embedded one (url None), a single Redis or a Redis Cluster."""
+    name: str
+    url: str | None
+
+    def make(self, ttl: int = TTL):
+        return RedisStore(self.url, ttl) if self.url else MemoryStore(ttl)
 
 
-def run(kind: str, scenario, ttl: int = TTL):
+@pytest.fixture(params=["redis", "memory", "cluster"])
+def kind(request) -> Kind:
+    urls = {"redis": SHARED_REDIS, "memory": None}
+    if request.param == "cluster":
+        urls["cluster"] = request.getfixturevalue("redis_cluster").url
+    return Kind(request.param, urls[request.param])
+
+
+def run(kind: Kind, scenario, ttl: int = TTL):
     async def main():
-        store = make(kind, ttl)
+        store = kind.make(ttl)
         try:
             return await scenario(store)
         finally:
@@ -28,10 +43,8 @@ def run(kind: str, scenario, ttl: int = TTL):
 
 META = b'{"game": "x"}'
 RECORD = GameRecord(0, b"\x00state\xff", META)
-stores = pytest.mark.parametrize("kind", ["redis", "memory"])
 
 
-@stores
 def test_a_created_game_loads_back_byte_for_byte(kind):
     async def scenario(store):
         await store.create("g1", RECORD)
@@ -39,7 +52,6 @@ def test_a_created_game_loads_back_byte_for_byte(kind):
     assert run(kind, scenario) == (RECORD, None)
 
 
-@stores
 def test_commit_is_a_compare_and_set_on_the_version(kind):
     async def scenario(store):
         await store.create("g2", RECORD)
@@ -53,7 +65,6 @@ def test_commit_is_a_compare_and_set_on_the_version(kind):
     assert history == [b"e1", b"e3"]
 
 
-@stores
 def test_of_many_concurrent_commits_against_one_version_exactly_one_wins(kind):
     async def scenario(store):
         await store.create("g3", RECORD)
@@ -64,14 +75,12 @@ def test_of_many_concurrent_commits_against_one_version_exactly_one_wins(kind):
     assert results.count(True) == 1 and record.version == 1
 
 
-@stores
 def test_commits_to_a_missing_game_fail(kind):
     async def scenario(store):
         return await store.commit("nope", 0, Commit(b"x", META, b"e"))
     assert run(kind, scenario) is False
 
 
-@stores
 def test_idempotency_records_are_stored_with_the_commit(kind):
     async def scenario(store):
         await store.create("g4", RECORD)
@@ -84,7 +93,6 @@ def test_idempotency_records_are_stored_with_the_commit(kind):
     assert other == (GameRecord(1, b"x", RECORD.meta), None) and missing == (None, None)
 
 
-@stores
 def test_games_expire_when_idle_and_commits_renew_them(kind):
     async def scenario(store):
         await store.create("g5", RECORD)
@@ -97,7 +105,6 @@ def test_games_expire_when_idle_and_commits_renew_them(kind):
     assert gone is None and kept is not None and kept.version == 1
 
 
-@stores
 def test_every_version_is_kept_with_its_entry_and_the_record_it_left(kind):
     async def scenario(store):
         await store.create("g7", RECORD)
@@ -111,7 +118,6 @@ def test_every_version_is_kept_with_its_entry_and_the_record_it_left(kind):
     assert after_all == [] and missing == []
 
 
-@stores
 def test_a_commit_of_a_watched_game_is_announced_with_its_version(kind):
     async def scenario(store):
         heard: list[tuple[str, int]] = []
@@ -131,7 +137,7 @@ def test_redis_keys_of_one_game_share_a_hash_tag_and_carry_the_ttl():
     async def scenario(store):
         await store.create("tagged", RECORD)
         await store.commit("tagged", 0, Commit(b"x", META, b"e", "0:k", b"r"))
-    run("redis", scenario)
+    run(Kind("redis", SHARED_REDIS), scenario)
     client = redis.Redis.from_url(SHARED_REDIS)
     keys = sorted(k.decode() for k in client.keys("game:{tagged}:*"))
     assert keys == ["game:{tagged}:idempotency", "game:{tagged}:log", "game:{tagged}:records",
@@ -166,3 +172,23 @@ def test_a_burst_of_hundreds_of_concurrent_commands_is_served():
         finally:
             await store.close()
     assert asyncio.run(scenario()) == [RECORD] * 500
+
+
+def test_a_store_given_any_node_of_a_cluster_serves_games_in_every_slot(redis_cluster):
+    """REDIS_URL may name any node, a replica too: the store finds the cluster by itself."""
+    async def scenario(url):
+        store = RedisStore(url, TTL)
+        try:
+            ids = [f"spread-{url[-10:]}-{i}" for i in range(40)]
+            for game_id in ids:
+                await store.create(game_id, RECORD)
+                assert await store.commit(game_id, 0, Commit(b"x", META, b"e", "0:k", b"r"))
+            return [await store.load_with_replay(game_id, "0:k") for game_id in ids]
+        finally:
+            await store.close()
+    for url in redis_cluster.urls:
+        found = asyncio.run(scenario(url))
+        assert found == [(GameRecord(1, b"x", META), b"r")] * 40
+    primaries = [node.client() for node in redis_cluster.nodes
+                 if node.client().info("replication")["role"] == "master"]
+    assert len(primaries) == 3 and all(client.dbsize() > 0 for client in primaries)

@@ -1,0 +1,70 @@
+"""The service, unchanged, on a real 3-primary Redis Cluster with two replicas of itself.
+
+REDIS_URL names one node (a primary for one replica of the service, a Redis replica for
+the other): the service finds the cluster by itself, and every game, whichever slot its
+id hashes to, is served by both.
+"""
+
+import threading
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.service.play import auth, create, play_to_end, replay_in_core
+from tests.service.servers import Server, server
+
+
+@pytest.fixture(scope="module")
+def replicas(redis_cluster) -> Iterator[tuple[Server, Server]]:
+    first, last = redis_cluster.urls[0], redis_cluster.urls[-1]
+    with server({"REDIS_URL": first}) as one, server({"REDIS_URL": last}) as two:
+        yield one, two
+
+
+def test_games_in_every_slot_are_created_on_one_replica_and_read_on_the_other(replicas):
+    one, two = replicas
+    with httpx.Client(base_url=one.url, timeout=30) as a, \
+            httpx.Client(base_url=two.url, timeout=30) as b:
+        created = [create(a if i % 2 else b, "cup-the-crab", 3) for i in range(24)]
+        for game in created:
+            for http in (a, b):
+                response = http.get(f"/v1/games/{game['id']}")
+                assert response.status_code == 200 and response.json()["version"] == 0
+
+
+def test_a_whole_game_over_http_on_the_cluster_ends_as_core_computes(replicas):
+    one, two = replicas
+    with httpx.Client(base_url=one.url, timeout=30) as a, \
+            httpx.Client(base_url=two.url, timeout=30) as b:
+        created = create(a, "crabe-vs-poulpe", 2, seed=11)
+        moves = play_to_end(b, created, seed=11)
+        final = a.get(f"/v1/games/{created['id']}").json()
+    state = replay_in_core("crabe-vs-poulpe", 2, 11, moves)
+    assert final["status"] == "over" and final["version"] == len(moves)
+    assert final["result"] == {**state.result(), "reason": "finished", "forfeited": []}
+    assert final["view"] == state.view(None)
+
+
+def test_fifty_simultaneous_moves_through_both_replicas_apply_exactly_once(replicas):
+    one, two = replicas
+    with httpx.Client(base_url=one.url, timeout=30) as a:
+        created = create(a, "cup-the-crab", 3)
+        path, token = f"/v1/games/{created['id']}", created["seats"][0]["token"]
+        move = a.get(path, headers=auth(token)).json()["legal_moves"][0]
+    barrier, codes = threading.Barrier(50), []
+
+    def go(url: str) -> None:
+        with httpx.Client(base_url=url, timeout=30) as http:
+            barrier.wait()
+            codes.append(http.post(f"{path}/moves", headers=auth(token), json={
+                "move": move, "expected_version": 0}).status_code)
+    threads = [threading.Thread(target=go, args=((one, two)[i % 2].url,)) for i in range(50)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert codes.count(200) == 1 and set(codes) <= {200, 409}
+    with httpx.Client(base_url=two.url, timeout=30) as b:
+        history = b.get(f"{path}/history", headers=auth(token)).json()
+    assert history["version"] == 1 and len(history["entries"]) == 1
