@@ -85,8 +85,9 @@ def verify_accepted(state, blob: bytes, choice: int) -> None:
 class Target:
     """TestOneInput with counts, written out now and then (libFuzzer exits with exit())."""
 
-    def __init__(self) -> None:
+    def __init__(self, stats: Path | None = None) -> None:
         self.counts = {"executions": 0, "accepted": 0, "refused": 0}
+        self.stats = stats  # where the counts go (None: kept in memory only)
 
     def __call__(self, data: bytes) -> None:
         import core
@@ -99,15 +100,15 @@ class Target:
         else:
             self.counts["accepted"] += 1
             verify_accepted(state, blob, data[-1] if data else 0)
-        if self.counts["executions"] % 1000 == 0:
-            STATS.write_text(json.dumps(self.counts))
+        if self.stats is not None and self.counts["executions"] % 1000 == 0:
+            self.stats.write_text(json.dumps(self.counts))
 
 
 def run_child(libfuzzer_args: list[str]) -> None:
     import atheris
     with atheris.instrument_imports(include=["core"]):
         import core  # noqa: F401  (the Python layer: framing, dispatch)
-    target = Target()
+    target = Target(STATS)
     atheris.Setup([sys.argv[0], *libfuzzer_args], target)
     atheris.Fuzz()
 
