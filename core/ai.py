@@ -28,6 +28,18 @@ ALGORITHMS = ismcts.ALGORITHMS
 DEFAULT_ALGORITHM = "ismcts"
 DEFAULT_EXPLORATION = 0.7
 LIMITS = {"iterations": (1, 1_000_000), "time_ms": (1, 60_000), "threads": (1, 64)}
+# Strength levels, the one place that defines them: a level is an algorithm and a number
+# of simulations a decision (flat Monte Carlo below level 3), chosen so that each level
+# beats the one below by a clear margin, as measured by `python -m core.tournament
+# --ladder` (figures in docs/ai.md).  Iteration budgets make a level's play the same on
+# any machine; level 5 takes well under a second a decision on one core.
+LEVELS: dict[int, dict[str, Any]] = {
+    1: {"algorithm": "flat", "iterations": 10},
+    2: {"algorithm": "flat", "iterations": 100},
+    3: {"algorithm": "ismcts", "iterations": 500},
+    4: {"algorithm": "ismcts", "iterations": 2_500},
+    5: {"algorithm": "ismcts", "iterations": 12_500},
+}
 
 
 def supports(game: str) -> bool:
@@ -60,10 +72,18 @@ def _int_in(name: str, value: object) -> int:
     return value
 
 
+def level_budget(level: object) -> dict[str, Any]:
+    """The algorithm and iterations of a strength level; ValueError if it is not one."""
+    if type(level) is not int or level not in LEVELS:
+        raise ValueError(f"level must be an integer from {min(LEVELS)} to {max(LEVELS)},"
+                         f" got {level!r}")
+    return LEVELS[level]
+
+
 def _check(state: Any, seat: object, iterations: object, time_ms: object, algorithm: object,
            exploration: object, seed: object, threads: object) -> None:
     if (iterations is None) == (time_ms is None):
-        raise ValueError("give exactly one of iterations and time_ms")
+        raise ValueError("give exactly one of level, iterations and time_ms")
     if iterations is not None:
         _int_in("iterations", iterations)
     if time_ms is not None:
@@ -87,13 +107,14 @@ def _check(state: Any, seat: object, iterations: object, time_ms: object, algori
                             f"; seats to move: {list(state.to_move)}"))
 
 
-def suggest(state: Any, seat: int, *, iterations: int | None = None,
-            time_ms: float | None = None, algorithm: str = DEFAULT_ALGORITHM,
+def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int | None = None,
+            time_ms: float | None = None, algorithm: str | None = None,
             exploration: float = DEFAULT_EXPLORATION, seed: int = 0, threads: int = 1,
             history: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The move the AI suggests for `seat`, with its root statistics.
 
-    Exactly one budget: iterations (1 to 1,000,000 simulations in all, shared among the
+    Exactly one budget: a strength level (1 to 5, see LEVELS: it sets the algorithm and
+    the iterations), iterations (1 to 1,000,000 simulations in all, shared among the
     threads) or time_ms (1 to 60,000, wall clock for every thread).  threads > 1 searches
     one tree per thread and sums their root statistics.  seed makes an iteration-budget
     search repeatable.  history, the game's moves from the start as logged
@@ -104,6 +125,13 @@ def suggest(state: Any, seat: int, *, iterations: int | None = None,
     a game without an AI.
     """
     adapter = _adapter(getattr(state, "game", None))
+    if level is not None:
+        if iterations is not None or time_ms is not None or algorithm is not None:
+            raise ValueError("give exactly one of level, iterations and time_ms"
+                             " (a level sets the algorithm too)")
+        budget = level_budget(level)
+        iterations, algorithm = budget["iterations"], budget["algorithm"]
+    algorithm = DEFAULT_ALGORITHM if algorithm is None else algorithm
     _check(state, seat, iterations, time_ms, algorithm, exploration, seed, threads)
     info = adapter.info(state, seat, history)
     legal = state.legal_actions(seat)

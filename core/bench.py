@@ -1,6 +1,9 @@
 """Benchmarks of the compiled core: ``python -m core.bench [--runs 5] [--players 2 3 4 5]``.
 
-Prints medians of several runs (this machine is noisy, medians are not) of:
+First, when the C reference ``../shared/anchors/cupcrab_sol.c`` is beside the project,
+our random Cup the Crab games per second against its own, as a ratio measured in the
+same run (core/anchor.py; ``--stats N`` compares the statistics of N random games
+instead).  Then medians of several runs (this machine is noisy, medians are not) of:
 
 - full random games per second inside C (`core.random_playouts`, GIL released);
 - steps per second of a Python loop over the integer path
@@ -15,14 +18,17 @@ Prints medians of several runs (this machine is noisy, medians are not) of:
 
 import argparse
 import importlib
+import os
 import platform
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
 import core
+from core import anchor
 
 
 def median_rate(work: Callable[[], int], runs: int) -> float:
@@ -207,15 +213,32 @@ def bench_rl(runs: int, scale: float) -> None:
         print(f"{name} {count}p  PettingZoo AEC env loop   {rate:12,.0f} steps/s")
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5])
-    parser.add_argument("--games", nargs="+", default=list(core.GAMES), choices=core.GAMES)
+    parser.add_argument("--games", nargs="*", default=list(core.GAMES), choices=core.GAMES,
+                        help="games to benchmark (none: only the comparison with the reference)")
     parser.add_argument("--scale", type=float, default=1.0, help="work per run (1 = default)")
+    parser.add_argument("--reference-runs", type=int, default=5,
+                        help="runs of the comparison with the C reference (0: skip it)")
+    parser.add_argument("--reference-seconds", type=float, default=0.5,
+                        help="seconds of each side's run per player count")
+    parser.add_argument("--stats", type=int, metavar="N",
+                        help="only compare the statistics of N random games with the reference")
     args = parser.parse_args(argv)
-    print(f"# {time.strftime('%Y-%m-%d')} {platform.python_implementation()}"
-          f" {platform.python_version()} {platform.machine()}, medians of {args.runs} runs")
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')} {platform.python_implementation()}"
+          f" {platform.python_version()} {platform.machine()}, load average"
+          f" {os.getloadavg()[0]:.1f}, medians of {args.runs} runs", flush=True)
+    binary = anchor.build()
+    if binary is None:
+        print(f"The C reference is absent ({anchor.SOURCE} not found): no comparison with it.")
+        if args.stats:
+            return 1
+    elif args.stats:
+        return 0 if anchor.compare_stats(binary, args.stats, seed=7) else 1
+    elif args.reference_runs:
+        anchor.compare_speed(binary, args.reference_runs, args.reference_seconds)
     for game in args.games:
         for players in args.players:
             try:
@@ -225,7 +248,8 @@ def main(argv: list[str] | None = None) -> None:
             for options in VARIANTS.get(game, [None]):
                 bench_game(game, players, args.runs, args.scale, options)
     bench_rl(args.runs, args.scale)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

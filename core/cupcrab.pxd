@@ -79,6 +79,10 @@ cdef bint cc_may_act(const CCState* s, int seat) noexcept nogil
 cdef int cc_legal_actions(const CCState* s, int seat, uint16_t* out) noexcept nogil
 cdef bint cc_is_legal(const CCState* s, int seat, int action) noexcept nogil
 cdef void cc_apply_action(CCState* s, int seat, int action) noexcept nogil
+# Random moves to the end; returns the moves made.  The random policy: a selection is 3 of
+# the seat's physical cards, uniformly; a play is uniform over the legal (card, target)
+# pairs, two equal cards counted apart; a discard is a uniform card of the hand.  The state
+# ends as cc_apply_action would leave it after the same moves.
 cdef int cc_random_playout(CCState* s, Rng* rng) noexcept nogil
 
 

@@ -12,7 +12,7 @@ from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 
 from core._base cimport GameStateBase, fresh_seed
-from core.rng cimport Rng, rng_seed, rng_next, rng_below
+from core.rng cimport Rng, rng_seed, rng_next, rng_below, rng_below_pair
 
 
 cdef extern from *:
@@ -108,21 +108,24 @@ cdef void cc_deal(CCState* s, int players, int first_player, Rng* rng) noexcept 
     cdef uint8_t deck[CUP_DECK_SIZE]
     cdef int i, j, kind
     cdef uint8_t tmp
+    cdef Rng local = rng[0]             # a local copy the compiler may keep in registers
     memset(s, 0, sizeof(CCState))
     s.players = players
     s.max_stacks = 4 if players == 5 else 3
-    s.rng = rng[0]
     memcpy(deck, DECK_TEMPLATE, CUP_DECK_SIZE)
     for i in range(players * CUPS_PER_SEAT):  # partial Fisher-Yates: only dealt cards
-        j = i + rng_below(&s.rng, CUP_DECK_SIZE - i)
+        j = i + rng_below(&local, CUP_DECK_SIZE - i)
         tmp = deck[i]; deck[i] = deck[j]; deck[j] = tmp
         s.seats[i // CUPS_PER_SEAT].reserve[deck[i]] += 1
-    for i in range(players * CUPS_PER_SEAT, CUP_DECK_SIZE):
-        s.box[deck[i]] += 1
+    for kind in range(CC_CUP_KINDS):        # the undealt rest goes to the box
+        s.box[kind] = DECK_COUNT[kind]
+        for i in range(players):
+            s.box[kind] -= s.seats[i].reserve[kind]
     for i in range(players):
         for kind in range(CC_CUP_KINDS, CC_KINDS):
             s.seats[i].reserve[kind] = SPECIALS[kind]
-    s.first_player = rng_below(&s.rng, players) if first_player < 0 else first_player
+    s.first_player = rng_below(&local, players) if first_player < 0 else first_player
+    s.rng = local
     _start_round(s)
 
 
@@ -240,9 +243,8 @@ cdef void _place(CCState* s, int slot, int kind) noexcept nogil:
     stack.len += 1
     stack.value += CUP_VALUE[kind]
     s.occupied |= 1 << slot
-    if kind == CC_BOTTLE:
-        stack.bottle = 1
-        s.bottled |= 1 << slot
+    stack.bottle |= kind == CC_BOTTLE      # no branch: playouts cannot predict it
+    s.bottled |= (kind == CC_BOTTLE) << slot
 
 
 cdef inline int _free_slot(const CCState* s) noexcept nogil:
@@ -267,8 +269,7 @@ cdef void _play(CCState* s, int seat, int action) noexcept nogil:
         else:
             _place(s, target, kind)
     player.hand[kind] -= 1
-    if player.hand[kind] == 0:
-        player.hand_kinds &= ~(1 << kind)
+    player.hand_kinds &= ~((player.hand[kind] == 0) << kind)
     s.plays += 1
     s.current = 0 if s.current + 1 == s.players else s.current + 1
     if s.plays == CC_HAND * s.players:
@@ -301,93 +302,231 @@ cdef void cc_apply_action(CCState* s, int seat, int action) noexcept nogil:
         _play(s, seat, action)
 
 
-cdef void _shuffled_reserve(const Seat* player, uint8_t* order, Rng* rng) noexcept nogil:
-    """The seat's reserve as a random sequence of kinds: its future selections, 3 by 3."""
-    cdef int kind, i, j, n = 0
-    cdef uint8_t tmp
+# ---------------------------------------------------------------------------
+# Random playouts
+#
+# The random policy: a seat selects 3 of its remaining physical cards with equal chance
+# each; a play is uniform over the legal (card, target) pairs of its hand, two equal
+# cards counted apart; when nothing can be placed, it discards a uniform card of its
+# hand.  A playout runs to the end of the game, so it keeps only what the end needs:
+# each seat's cards as a sequence of kinds (its hand in 3 slots, then its future
+# selections, shuffled once) instead of the counts, which are all zero at the end.
+# A play is then one bounded draw and a few table lookups: no loop over card kinds
+# and few branches that follow the random choices (which the CPU cannot predict).
+
+cdef enum:
+    NO_CARD = CC_KINDS      # an empty hand slot
+    SPREAD = 16             # bytes written per kind when counts are spread into a sequence
+
+# A hand slot's targets are (word >> TARGET_SHIFT[kind]) & 31, where word packs the
+# target masks of _target_masks 8 bits apart: an empty slot reads the word's zero top byte.
+cdef uint8_t TARGET_SHIFT[CC_KINDS + 1]
+cdef uint8_t NTH_BIT5[32][5]            # the index of the x-th set bit of a 5-bit mask
+
+
+cdef void _build_playout_tables() noexcept:
+    cdef int mask, bit, x
+    for bit in range(CC_KINDS):
+        TARGET_SHIFT[bit] = 8 * TARGET_CLASS[bit]
+    TARGET_SHIFT[NO_CARD] = 24
+    for mask in range(32):
+        x = 0
+        for bit in range(5):
+            if mask >> bit & 1:
+                NTH_BIT5[mask][x] = bit
+                x += 1
+
+
+_build_playout_tables()
+
+
+ctypedef struct PlayoutSeat:
+    uint8_t hand[CC_HAND]                     # kinds in hand, NO_CARD once played
+    uint8_t next                              # index in `later` of the next selection
+    uint8_t later[CC_CARDS_PER_SEAT + SPREAD]   # future selections, 3 by 3 (room to spread)
+
+
+# Cards counted by kind, 4 bits a kind (no stack or score pile holds 16 cards of a kind:
+# 10 copies of a Cup at most, 2 Bottles a seat), so that a claim moves a whole stack to
+# a score pile with one addition: no loop over its cards, no branch on claim or place.
+ctypedef uint64_t Packed
+cdef Packed ONE[CC_KINDS]               # one card of each kind
+
+
+cdef void _build_one() noexcept:
+    cdef int kind
     for kind in range(CC_KINDS):
-        for i in range(player.reserve[kind]):
-            order[n] = kind
-            n += 1
-    for i in range(n - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        tmp = order[i]; order[i] = order[j]; order[j] = tmp
+        ONE[kind] = <Packed>1 << 4 * kind
 
 
-cdef void _take_selection(CCState* s, int seat, const uint8_t* cards) noexcept nogil:
-    cdef Seat* player = &s.seats[seat]
-    cdef int d
-    for d in range(CC_HAND):
-        player.reserve[cards[d]] -= 1
-        player.hand[cards[d]] += 1
-        player.hand_kinds |= 1 << cards[d]
-    player.selected = 1
-    s.pending -= 1
-    if s.pending == 0:
-        s.phase = PHASE_PLAY
+_build_one()
 
 
-cdef int cc_random_playout(CCState* s, Rng* rng) noexcept nogil:
-    """Plays uniformly random legal cards to the end; returns the number of moves made.
+ctypedef struct PlayoutTable:
+    Packed stack_cards[CC_MAX_STACKS]   # each stack's cards
+    Packed claimed[CC_MAX_PLAYERS]      # the cards each seat claimed in this playout
 
-    A random seat selects 3 of its physical cards with equal chance each (not a
-    uniform pick among distinct triples): every seat's reserve is shuffled once
-    and dealt out 3 by 3, one Fisher-Yates instead of one search per selection.
-    """
-    cdef uint8_t order[CC_MAX_PLAYERS][CC_CARDS_PER_SEAT]
-    cdef int taken[CC_MAX_PLAYERS]
-    cdef int seat, moves = 0
+
+cdef void _start_table(const CCState* s, PlayoutTable* t) noexcept nogil:
+    cdef int slot, i
+    memset(t, 0, sizeof(PlayoutTable))
+    for slot in range(s.max_stacks):
+        for i in range(s.stacks[slot].len):
+            t.stack_cards[slot] += ONE[s.stacks[slot].cards[i]]
+
+
+cdef void _end_table(CCState* s, const PlayoutTable* t) noexcept nogil:
+    """Adds the claimed cards to the score piles, which the playout did not keep."""
+    cdef int seat, kind
     for seat in range(s.players):
-        _shuffled_reserve(&s.seats[seat], order[seat], rng)
-        taken[seat] = 0
-    while s.phase != PHASE_OVER:
-        if s.phase == PHASE_SELECT:
-            for seat in range(s.players):
-                if not s.seats[seat].selected:
-                    _take_selection(s, seat, &order[seat][taken[seat]])
-                    taken[seat] += CC_HAND
-                    moves += 1
-            continue
-        _play(s, s.current, _random_play(s, s.seats[s.current].hand_kinds, rng))
-        moves += 1
-    return moves
+        for kind in range(CC_KINDS):
+            s.seats[seat].score_pile[kind] += t.claimed[seat] >> 4 * kind & 15
 
 
-cdef inline int _random_play(const CCState* s, unsigned int kinds, Rng* rng) noexcept nogil:
-    """A uniformly random legal play action for a hand, without listing them all."""
-    cdef unsigned int by_class[3]
-    cdef unsigned int targets, rest = kinds
-    cdef int kind, total = 0, r
-    _target_masks(s, by_class)
-    while rest:
-        total += POPCOUNT5[by_class[TARGET_CLASS[ctz(rest)]]]
-        rest &= rest - 1
-    if total == 0:  # C2: nothing can be placed, discard any card
-        return CC_DISCARD_BASE + _nth_bit(kinds, rng_below(rng, _bits(kinds)))
-    r = rng_below(rng, total)
-    while True:
-        kind = ctz(kinds)
-        kinds &= kinds - 1
-        targets = by_class[TARGET_CLASS[kind]]
-        if r < POPCOUNT5[targets]:
-            return kind * CC_TARGETS + _nth_bit(targets, r)
-        r -= POPCOUNT5[targets]
+cdef inline void _lay(CCState* s, PlayoutTable* t, int seat, int slot, int kind) noexcept nogil:
+    """Places a Cup or a Bottle on slot, or claims the stack there with a Crab or an
+    Octopus (C4), without a branch: every field is masked by whether it is a claim."""
+    cdef Stack* stack = &s.stacks[slot]
+    cdef uint32_t claim = 0u - (TARGET_CLASS[kind] != 0)     # all ones for a claim
+    cdef Packed claim_all = 0ull - (TARGET_CLASS[kind] != 0)
+    cdef uint32_t bit = 1u << slot
+    cdef uint32_t bottle = kind == CC_BOTTLE
+    cdef Packed cards = t.stack_cards[slot] + ONE[kind]
+    s.seats[seat].score += stack.value & claim
+    t.claimed[seat] += cards & claim_all
+    t.stack_cards[slot] = cards & ~claim_all
+    stack.cards[stack.len] = (kind & ~claim) | (stack.cards[stack.len] & claim)
+    stack.len = (stack.len + 1) & ~claim
+    stack.value = (stack.value + CUP_VALUE[kind]) & ~claim
+    stack.bottle = (stack.bottle | bottle) & ~claim
+    s.occupied = (s.occupied | bit) & ~(bit & claim)
+    s.bottled = (s.bottled | bottle << slot) & ~(bit & claim)
 
 
-cdef inline int _bits(unsigned int bits) noexcept nogil:
-    cdef int n = 0
-    while bits:
-        bits &= bits - 1
-        n += 1
+cdef inline int _spread(const uint8_t* counts, uint8_t* out) noexcept nogil:
+    """Writes counts[k] copies of each kind k to out; returns how many.  Branch-free:
+    every kind writes SPREAD bytes (no count reaches it) that the next kind overwrites."""
+    cdef int kind, n = 0
+    for kind in range(CC_KINDS):
+        memset(&out[n], kind, SPREAD)
+        n += counts[kind]
     return n
 
 
-cdef inline int _nth_bit(unsigned int bits, int n) noexcept nogil:
-    """The index of the n-th set bit (0-based) of bits."""
-    while n:
-        bits &= bits - 1
-        n -= 1
-    return ctz(bits)
+cdef void _playout_seat(const Seat* player, PlayoutSeat* p, Rng* rng) noexcept nogil:
+    """A seat's hand as slots and its reserve as a random sequence of future selections."""
+    cdef uint8_t hand[CC_HAND + SPREAD]
+    cdef int i, j, n = 0
+    cdef uint32_t second
+    cdef uint8_t tmp
+    if player.hand_kinds:
+        n = _spread(player.hand, hand)
+    memset(&hand[n], NO_CARD, CC_HAND)
+    memcpy(p.hand, hand, CC_HAND)
+    p.next = 0
+    n = _spread(player.reserve, p.later)
+    for i in range(0, n - CC_HAND, 2):  # partial Fisher-Yates (the last 3 need no draw),
+        j = i + rng_below_pair(rng, n - i, n - i - 1, &second)    # two swaps a draw
+        tmp = p.later[i]; p.later[i] = p.later[j]; p.later[j] = tmp
+        j = i + 1 + second
+        tmp = p.later[i + 1]; p.later[i + 1] = p.later[j]; p.later[j] = tmp
+
+
+cdef inline void _take_next(PlayoutSeat* p) noexcept nogil:
+    memcpy(p.hand, &p.later[p.next], CC_HAND)
+    p.next += CC_HAND
+
+
+cdef void _random_discard(CCState* s, Seat* player, PlayoutSeat* p, Rng* rng) noexcept nogil:
+    """C2: nothing can be placed; a uniform card of the hand goes to the discard pile."""
+    cdef unsigned int held = ((p.hand[0] != NO_CARD) | (p.hand[1] != NO_CARD) << 1
+                              | (p.hand[2] != NO_CARD) << 2)
+    cdef int i = NTH_BIT5[held][rng_below(rng, POPCOUNT5[held])]
+    s.discard_pile[p.hand[i]] += 1
+    player.discards += 1
+    p.hand[i] = NO_CARD
+
+
+cdef inline void _random_turn(CCState* s, PlayoutTable* t, int seat, PlayoutSeat* p,
+                              Rng* rng) noexcept nogil:
+    """The seat plays a uniformly random legal (card, target) pair of its hand, or discards."""
+    cdef unsigned int by_class[3]
+    cdef uint32_t word, c0, c1, x, past0, past1
+    cdef int i, kind, target
+    _target_masks(s, by_class)
+    word = by_class[0] | by_class[1] << 8 | by_class[2] << 16
+    c0 = POPCOUNT5[word >> TARGET_SHIFT[p.hand[0]] & 31]
+    c1 = POPCOUNT5[word >> TARGET_SHIFT[p.hand[1]] & 31]
+    x = c0 + c1 + POPCOUNT5[word >> TARGET_SHIFT[p.hand[2]] & 31]
+    if x == 0:
+        _random_discard(s, &s.seats[seat], p, rng)
+        return
+    x = rng_below(rng, x)
+    past0 = x >= c0                     # the pair is in slot 1 or 2
+    past1 = x >= c0 + c1                # the pair is in slot 2
+    i = past0 + past1
+    x -= past0 * c0 + past1 * c1        # the pair's index among its card's targets
+    kind = p.hand[i]
+    p.hand[i] = NO_CARD
+    target = NTH_BIT5[word >> TARGET_SHIFT[kind] & 31][x]
+    _lay(s, t, seat, _free_slot(s) if target == CC_NEW_STACK else target, kind)
+
+
+cdef int cc_random_playout(CCState* s, Rng* rng) noexcept nogil:
+    """Plays the random policy above to the end; returns the number of moves made.
+
+    The state ends exactly as cc_apply_action would leave it after the same moves.
+    """
+    cdef PlayoutSeat seats[CC_MAX_PLAYERS]
+    cdef PlayoutTable table
+    cdef Rng local = rng[0]             # a local copy the compiler may keep in registers
+    cdef int seat, turn, players = s.players, moves = 0
+    if s.phase == PHASE_OVER:
+        return 0
+    for seat in range(players):
+        _playout_seat(&s.seats[seat], &seats[seat], &local)
+    _start_table(s, &table)
+    while True:
+        if s.phase == PHASE_SELECT:
+            for seat in range(players):
+                if not s.seats[seat].selected:
+                    _take_next(&seats[seat])
+                    moves += 1
+        seat = s.current
+        for turn in range(s.plays, CC_HAND * players):
+            _random_turn(s, &table, seat, &seats[seat], &local)
+            seat = (seat + 1) * (seat + 1 != players)   # the next seat, without a branch
+        moves += CC_HAND * players - s.plays
+        if s.round == CC_ROUNDS - 1:
+            break
+        s.round += 1
+        s.plays = 0
+        s.current = _starting_player(s)
+        s.phase = PHASE_PLAY if s.round == CC_ROUNDS - 1 else PHASE_SELECT
+        if s.phase == PHASE_PLAY:       # C5: the last round's selection is forced
+            for seat in range(players):
+                _take_next(&seats[seat])
+        else:
+            for seat in range(players):
+                s.seats[seat].selected = 0
+    s.current = seat
+    _end_table(s, &table)
+    _end_playout(s)
+    rng[0] = local
+    return moves
+
+
+cdef void _end_playout(CCState* s) noexcept nogil:
+    """Every card is played: the fields the playout did not keep are what the end has."""
+    cdef int seat
+    for seat in range(s.players):
+        memset(s.seats[seat].reserve, 0, CC_KINDS)
+        memset(s.seats[seat].hand, 0, CC_KINDS)
+        s.seats[seat].hand_kinds = 0
+        s.seats[seat].selected = 1
+    s.pending = 0
+    s.plays = 0
+    s.phase = PHASE_OVER
 
 
 # ---------------------------------------------------------------------------
@@ -1087,7 +1226,7 @@ def random_playouts(int players, long n, seed=0, options=None) -> dict:
     cdef CCState s
     cdef double score_sum[CC_MAX_PLAYERS]
     cdef double win_sum[CC_MAX_PLAYERS]
-    cdef double discards = 0, moves = 0
+    cdef double discards = 0, moves = 0, ties = 0
     cdef long g
     cdef int first = _first_player(players, options)
     if n < 1:
@@ -1100,18 +1239,19 @@ def random_playouts(int players, long n, seed=0, options=None) -> dict:
             rng_seed(&game_rng, rng_next(&master))
             cc_deal(&s, players, first, &game_rng)
             moves += cc_random_playout(&s, &s.rng)
-            _tally(&s, score_sum, win_sum, &discards)
+            ties += _tally(&s, score_sum, win_sum, &discards) > 1
     return {
         "game": NAME, "players": players, "games": n,
         "mean_score": [score_sum[i] / n for i in range(players)],
         "win_share": [win_sum[i] / n for i in range(players)],
-        "mean_discards": discards / n, "mean_moves": moves / n,
+        "mean_discards": discards / n, "mean_moves": moves / n, "tie_rate": ties / n,
     }
 
 
-cdef void _tally(const CCState* s, double* score_sum, double* win_sum,
-                 double* discards) noexcept nogil:
-    """Adds one finished game: scores, wins (a shared victory is split), discards."""
+cdef int _tally(const CCState* s, double* score_sum, double* win_sum,
+                double* discards) noexcept nogil:
+    """Adds one finished game: scores, wins (a shared victory is split), discards.
+    Returns the number of winners."""
     cdef int seat, best = -1, winners = 0, key
     cdef int keys[CC_MAX_PLAYERS]
     for seat in range(s.players):
@@ -1124,6 +1264,7 @@ cdef void _tally(const CCState* s, double* score_sum, double* win_sum,
     for seat in range(s.players):
         if keys[seat] == best:
             win_sum[seat] += 1.0 / winners
+    return winners
 
 
 cdef inline int _cups_in(const Seat* p) noexcept nogil:

@@ -166,18 +166,19 @@ cdef void cvp_deal(CvpState* s, const uint8_t* deck, int mode, int first_player,
 
     first_player -1 draws the first player with the PRNG, after the shuffles.
     """
-    cdef int colour, face, kind, i, n, seat
+    cdef int colour, face, kind, n, seat
+    cdef uint8_t cards[2 * CVP_MAX_PER_COLOUR]
     memset(s, 0, sizeof(CvpState))
     s.rng = rng[0]
     s.mode = mode
     memcpy(s.deck, deck, CVP_KINDS)
     for colour in range(CVP_COLOURS):
         n = 0
-        for face in range(CVP_FACES):
-            kind = colour * CVP_FACES + face
-            for i in range(deck[kind]):
-                s.draw[colour][n] = kind
-                n += 1
+        for face in range(CVP_FACES):   # no branch on the copies: every kind writes as
+            kind = colour * CVP_FACES + face    # many as a deck may hold, the next overwrites
+            memset(&cards[n], kind, CVP_MAX_PER_COLOUR)
+            n += deck[kind]
+        memcpy(s.draw[colour], cards, n)
         s.draw_len[colour] = n
         _shuffle(s.draw[colour], n, &s.rng)
     for seat in range(CVP_PLAYERS):

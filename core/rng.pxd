@@ -25,9 +25,10 @@ cdef inline uint64_t rng_next(Rng* rng) noexcept nogil:
     return z ^ (z >> 31)
 
 
-cdef inline uint32_t rng_below(Rng* rng, uint32_t bound) noexcept nogil:
-    """A uniform integer in [0, bound), bound > 0 (Lemire's method, unbiased)."""
-    cdef uint64_t m = (rng_next(rng) >> 32) * <uint64_t>bound
+cdef inline uint32_t _scaled(Rng* rng, uint32_t draw, uint32_t bound) noexcept nogil:
+    """A uniform 32-bit draw mapped to [0, bound) without bias (Lemire's method: the rare
+    draws that would bias it are replaced by fresh ones)."""
+    cdef uint64_t m = <uint64_t>draw * bound
     cdef uint32_t low = <uint32_t>m
     cdef uint32_t threshold
     if low < bound:
@@ -36,3 +37,17 @@ cdef inline uint32_t rng_below(Rng* rng, uint32_t bound) noexcept nogil:
             m = (rng_next(rng) >> 32) * <uint64_t>bound
             low = <uint32_t>m
     return <uint32_t>(m >> 32)
+
+
+cdef inline uint32_t rng_below(Rng* rng, uint32_t bound) noexcept nogil:
+    """A uniform integer in [0, bound), bound > 0 (from the draw's high 32 bits)."""
+    return _scaled(rng, <uint32_t>(rng_next(rng) >> 32), bound)
+
+
+cdef inline uint32_t rng_below_pair(Rng* rng, uint32_t bound, uint32_t bound2,
+                                    uint32_t* second) noexcept nogil:
+    """Two independent uniform integers, in [0, bound) (returned) and [0, bound2) (in
+    *second), from the two halves of one draw: half the PRNG work of a shuffle."""
+    cdef uint64_t z = rng_next(rng)
+    second[0] = _scaled(rng, <uint32_t>z, bound2)
+    return _scaled(rng, <uint32_t>(z >> 32), bound)

@@ -9,6 +9,8 @@ Prints, for Cup the Crab:
 and for Crabe vs Poulpe, ISMCTS against a uniformly random player (2 players, the deck
 mode alternating symmetrical / asymmetrical every two games, the AI reading the history
 as its seat saw it).
+With --ladder, only the strength ladder of core.ai.LEVELS (core/ladder.py): each level
+against the level below, for Cup the Crab with 2 and 4 players and Crabe vs Poulpe.
 Win rates count a shared victory as a fraction (1/winners) and come with a 95% Wilson
 interval.  Every game and search is seeded, so a run repeats exactly (the speed figures
 depend on the machine).
@@ -17,7 +19,6 @@ depend on the machine).
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import statistics
@@ -28,19 +29,11 @@ from typing import Any, Callable
 
 import core
 import core.ai
+from core import ladder
+from core.ladder import wilson
 
 GAME = "cup-the-crab"
 Agent = Callable[[Any, int, int], int]   # (state, seat, seed) -> action id
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a win rate (a shared win counts as a fraction)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def random_agent(state: Any, seat: int, seed: int) -> int:
@@ -184,7 +177,31 @@ def main(argv: list[str] | None = None) -> int:
                         help="processes for the matches (the speed runs are always alone)")
     parser.add_argument("--skip", nargs="*", default=[],
                         choices=["random2", "random4", "flat", "speed", "cvp"])
+    ladder_args = parser.add_argument_group(
+        "the strength ladder of core.ai.LEVELS (see core/ladder.py); --ladder runs only it")
+    ladder_args.add_argument("--ladder", action="store_true",
+                             help="each level against the level below, and a rating table")
+    ladder_args.add_argument("--ladder-games", type=int, nargs=3, default=[200, 120, 120],
+                             metavar=("CC2", "CC4", "CVP"),
+                             help="games a match: Cup the Crab 2p and 4p, Crabe vs Poulpe")
+    ladder_args.add_argument("--ladder-top-games", type=int, default=200,
+                             help="games of the top level against level 1 (2 players)")
+    ladder_args.add_argument("--json", help="write the ladder's results to this file")
+    ladder_args.add_argument("--plot", help="write the ladder's plot to this PNG"
+                             " (needs matplotlib: pip install -e '.[plot]')")
+    ladder_args.add_argument("--plot-from", metavar="JSON", nargs="+",
+                             help="only plot (to --plot) the results ladder runs wrote"
+                             " (a later file's table replaces an earlier one's)")
     args = parser.parse_args(argv)
+    if args.plot_from:
+        ladder.plot(ladder.merged(args.plot_from), args.plot or "ladder.png")
+        return 0
+    if args.ladder:
+        cc2, cc4, cvp = args.ladder_games
+        ladder.ladder({("cup-the-crab", 2): cc2, ("cup-the-crab", 4): cc4,
+                       ("crabe-vs-poulpe", 2): cvp}, args.ladder_top_games, args.seed,
+                      args.jobs, args.json, args.plot)
+        return 0
     n, c = args.iterations, args.exploration
     ismcts, flat = ("ismcts", n, c), ("flat", n, c)
     print(f"core.tournament: {GAME}, {n} iterations a decision, exploration {c},"

@@ -14,6 +14,7 @@ from service.controllers.events import EventsController
 from service.controllers.games import GamesController
 from service.controllers.health import HealthController
 from service.controllers.lobby import LobbyController
+from service.controllers.play import play_routes
 from service.decoding import StrictRequest
 from service.drain import Drain
 from service.clocks import Clocks
@@ -73,7 +74,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                         metrics,
                         create_static_files_router(path=SWAGGER_ASSETS,
                                                    directories=[swagger_ui_path],
-                                                   include_in_schema=False)],
+                                                   include_in_schema=False),
+                        *play_routes()],
         dependencies={"sessions": Provide(lambda: sessions, sync_to_thread=False),
                       "robots": Provide(lambda: robots, sync_to_thread=False),
                       "hub": Provide(lambda: hub, sync_to_thread=False),

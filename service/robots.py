@@ -45,10 +45,21 @@ class Robots:
     # -- budgets ------------------------------------------------------------------
 
     def checked(self, budget: Budget | SeatSpec) -> Budget:
-        """The budget if exactly one of iterations/time_ms is given within the limits."""
+        """The budget if exactly one of level/iterations/time_ms is given within the limits."""
         limits = self.settings
-        if (budget.iterations is None) == (budget.time_ms is None):
-            raise BudgetRefused("give exactly one of iterations and time_ms")
+        given = [value for value in (budget.level, budget.iterations, budget.time_ms)
+                 if value is not None]
+        if len(given) != 1:
+            raise BudgetRefused("give exactly one of level, iterations and time_ms")
+        if budget.level is not None:
+            try:
+                iterations = core.ai.level_budget(budget.level)["iterations"]
+            except ValueError as error:
+                raise BudgetRefused(str(error)) from None
+            if iterations > limits.ai_max_iterations:
+                raise BudgetRefused(f"level {budget.level} needs {iterations:,} iterations,"
+                                    f" over this server's cap of {limits.ai_max_iterations:,}")
+            return Budget(level=budget.level)
         if budget.iterations is not None and budget.iterations > limits.ai_max_iterations:
             raise BudgetRefused(f"iterations is capped at {limits.ai_max_iterations:,} on this"
                                 f" server, got {budget.iterations:,}")
@@ -73,6 +84,10 @@ class Robots:
     def capped(self, budget: Budget) -> Budget:
         """An AI seat's budget within today's limits (they may have shrunk since creation)."""
         limits = self.settings
+        if budget.level is not None:   # a level is a fixed budget: over a shrunk cap, the cap
+            iterations = core.ai.level_budget(budget.level)["iterations"]
+            return budget if iterations <= limits.ai_max_iterations else Budget(
+                iterations=limits.ai_max_iterations)
         return Budget(None if budget.iterations is None else
                       min(budget.iterations, limits.ai_max_iterations),
                       None if budget.time_ms is None else
@@ -105,7 +120,8 @@ class Robots:
         history = [entry for entry in (await self.sessions.history(session, seat))["entries"]
                    if "move" in entry]  # joins, leaves and the like tell the AI nothing
         search = partial(core.ai.suggest, session.state.clone(), seat,
-                         iterations=budget.iterations, time_ms=budget.time_ms,
+                         level=budget.level, iterations=budget.iterations,
+                         time_ms=budget.time_ms,
                          seed=secrets.randbits(63), history=history)
         return await anyio.to_thread.run_sync(search)
 

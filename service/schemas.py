@@ -10,9 +10,11 @@ import msgspec
 
 
 class Budget(msgspec.Struct, forbid_unknown_fields=True):
-    """How long the AI thinks: exactly one of iterations and time_ms (server-capped)."""
+    """How the AI thinks: exactly one of iterations, time_ms (server-capped) and a
+    strength level (core.ai.LEVELS)."""
     iterations: Annotated[int, msgspec.Meta(ge=1)] | None = None
     time_ms: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    level: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
 
 # A display name: 1 to 24 characters, no control character, not only spaces.
@@ -27,6 +29,7 @@ class SeatSpec(msgspec.Struct, forbid_unknown_fields=True):
     name: Name | None = None
     iterations: Annotated[int, msgspec.Meta(ge=1)] | None = None
     time_ms: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    level: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
 
 class GameOptions(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):

@@ -98,9 +98,27 @@ def test_each_seat_of_a_simultaneous_selection_can_ask():
     assert state.view()["phase"] == "play"
 
 
+@pytest.mark.parametrize("level", sorted(core.ai.LEVELS))
+def test_a_level_is_the_algorithm_and_iterations_core_ai_levels_gives_it(level):
+    state = core.new_game(GAME, 2, seed=4)
+    out = core.ai.suggest(state, 0, level=level, seed=1)
+    assert out["algorithm"] == core.ai.LEVELS[level]["algorithm"]
+    assert out["iterations"] == core.ai.LEVELS[level]["iterations"]
+    assert out == core.ai.suggest(state, 0, seed=1, **core.ai.LEVELS[level]) | {
+        "simulations_per_second": out["simulations_per_second"], "seconds": out["seconds"],
+        "cpu_seconds": out["cpu_seconds"]}
+
+
+def test_levels_grow_in_budget_from_flat_monte_carlo_to_ismcts():
+    budgets = [core.ai.LEVELS[level] for level in sorted(core.ai.LEVELS)]
+    assert sorted(core.ai.LEVELS) == [1, 2, 3, 4, 5]
+    assert all(low["iterations"] < high["iterations"] for low, high in zip(budgets, budgets[1:]))
+    assert budgets[0]["algorithm"] == "flat" and budgets[-1]["algorithm"] == "ismcts"
+
+
 BAD = [
-    ({}, "exactly one of iterations and time_ms"),
-    ({"iterations": 10, "time_ms": 10}, "exactly one of iterations and time_ms"),
+    ({}, "exactly one of level, iterations and time_ms"),
+    ({"iterations": 10, "time_ms": 10}, "exactly one of level, iterations and time_ms"),
     ({"iterations": 0}, "iterations must be an integer from 1 to 1,000,000"),
     ({"iterations": 1_000_001}, "iterations must be"),
     ({"iterations": 10**9}, "iterations must be"),
@@ -117,6 +135,10 @@ BAD = [
     ({"iterations": 10, "exploration": float("inf")}, "exploration must be"),
     ({"iterations": 10, "seed": -1}, "seed must be"),
     ({"iterations": 10, "seed": "1"}, "seed must be"),
+    ({"level": 0}, "level must be an integer from 1 to 5"),
+    ({"level": 3.0}, "level must be an integer from 1 to 5"),
+    ({"level": 3, "iterations": 10}, "exactly one of level, iterations and time_ms"),
+    ({"level": 3, "algorithm": "flat"}, "a level sets the algorithm too"),
 ]
 
 

@@ -47,7 +47,9 @@ def test_the_installed_wheel_serves_a_whole_game_against_redis(tmp_path):
             created = create(client, "cup-the-crab", 3, seed=9)
             moves = play_to_end(client, created, seed=9)
             final = client.get(f"/v1/games/{created['id']}").json()
+            web_client = [client.get(path) for path in ("/play", "/play/style.css", "/play/js/app.js")]
         assert len(moves) == 81 and final["status"] == "over" and final["result"]["winners"]
+        assert [response.status_code for response in web_client] == [200, 200, 200]  # package data
     finally:
         server.terminate()
         server.wait(10)

@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 import core
+import core.ai
 from tests.service.play import auth, create, tokens_of
 
 AI_GAME = "cup-the-crab"
@@ -31,8 +32,10 @@ def test_a_suggestion_is_a_legal_move_with_statistics(client):
 @pytest.mark.parametrize("budget, detail", [
     ({"iterations": 10 ** 9}, "iterations is capped at 20,000"),
     ({"time_ms": 600_000}, "time_ms is capped at 2,000"),
-    ({}, "exactly one of iterations and time_ms"),
-    ({"iterations": 10, "time_ms": 10}, "exactly one of iterations and time_ms"),
+    ({}, "exactly one of level, iterations and time_ms"),
+    ({"iterations": 10, "time_ms": 10}, "exactly one of level, iterations and time_ms"),
+    ({"level": 2, "iterations": 10}, "exactly one of level, iterations and time_ms"),
+    ({"level": 6}, "level must be an integer from 1 to 5"),
 ])
 def test_suggestion_budgets_beyond_the_servers_limits_are_refused(client, budget, detail):
     game = create(client, AI_GAME, 2)
@@ -40,6 +43,31 @@ def test_suggestion_budgets_beyond_the_servers_limits_are_refused(client, budget
                            headers=auth(game["seats"][0]["token"]))
     assert response.status_code == 422 and detail in response.json()["detail"]
     assert response.json()["type"] == "/problems/budget-refused"
+
+
+@pytest.mark.parametrize("level", sorted(core.ai.LEVELS))
+def test_a_level_searches_with_the_budget_core_defines_for_it(client, level):
+    game = create(client, AI_GAME, 2, seed=3)
+    path, token = f"/v1/games/{game['id']}", game["seats"][0]["token"]
+    response = client.post(f"{path}/suggest", json={"level": level}, headers=auth(token))
+    assert response.status_code == 200, response.text
+    found, budget = response.json(), core.ai.LEVELS[level]
+    assert found["algorithm"] == budget["algorithm"]
+    assert found["iterations"] == budget["iterations"]
+    assert sum(s["visits"] for s in found["stats"]) == budget["iterations"]
+
+
+def test_an_ai_seat_may_be_given_a_level(client):
+    game = create(client, AI_GAME, 2, seats=[{"type": "human"}, {"type": "ai", "level": 2}])
+    path, token = f"/v1/games/{game['id']}", game["seats"][0]["token"]
+    view = client.get(path, headers=auth(token)).json()
+    client.post(f"{path}/moves", json={"move": view["legal_moves"][0]}, headers=auth(token))
+    deadline = time.monotonic() + 30
+    while client.get(path).json()["to_move"] != [0]:   # the AI seat selects in the background
+        assert time.monotonic() < deadline, "the level-2 seat did not play"
+        time.sleep(0.05)
+    seats = [e["seat"] for e in client.get(f"{path}/history").json()["entries"]]
+    assert seats.count(0) == 1 and seats.count(1) >= 1
 
 
 def test_suggestions_need_a_seat_that_has_something_to_decide(client):
@@ -111,7 +139,7 @@ def test_an_all_ai_game_plays_to_the_end_in_the_background(client):
 
 @pytest.mark.parametrize("seats, detail", [
     ([{"type": "human"}], "one entry per player: 2 expected, got 1"),
-    ([{"type": "human"}, {"type": "ai"}], "exactly one of iterations and time_ms"),
+    ([{"type": "human"}, {"type": "ai"}], "exactly one of level, iterations and time_ms"),
     ([{"type": "human"}, {"type": "ai", "iterations": 10 ** 7}], "capped at 20,000"),
 ])
 def test_bad_seat_lists_are_refused(client, seats, detail):

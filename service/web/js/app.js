@@ -1,0 +1,28 @@
+// The client's router: the URL's fragment says what to show, so links can be shared and
+// nothing secret in them ever reaches a server log.
+//   #/                  start page
+//   #/g/<id>            a game's table (with this browser's token for it, if any)
+//   #/join/<id>[/<seat>] take an open seat by name
+
+import { openJoin } from "./join.js";
+import { openStart } from "./start.js";
+import { openTable } from "./table.js";
+
+const root = document.getElementById("app");
+let current = null;
+
+function route() {
+  current?.close();
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  window.scrollTo(0, 0);
+  if (parts[0] === "g" && parts[1]) {
+    current = openTable(root, { id: parts[1] });
+  } else if (parts[0] === "join" && parts[1]) {
+    current = openJoin(root, { id: parts[1], seat: parts[2] === undefined ? undefined : Number(parts[2]) });
+  } else {
+    current = openStart(root);
+  }
+}
+
+window.addEventListener("hashchange", route);
+route();

@@ -1,0 +1,223 @@
+// Cup the Crab at the table: stacks, the secret selection of three cards, playing a card
+// on a target. Every choice offered is one of the legal moves the API listed.
+
+import { h, moveKey } from "./dom.js";
+import { card, cupLabel, icon } from "./cards.js";
+
+const KINDS = ["cup-1", "cup-2", "cup-3", "cup-4", "cup-5", "cup-6", "cup-8", "cup-10", "crab", "octopus", "bottle"];
+const GAME = "cup-the-crab";
+const CLAIMERS = new Set(["crab", "octopus"]);
+
+function counts(cards) {
+  const tally = new Map();
+  for (const name of cards) tally.set(name, (tally.get(name) || 0) + 1);
+  return tally;
+}
+
+function canonical(cards) {
+  return [...cards].sort((a, b) => KINDS.indexOf(a) - KINDS.indexOf(b));
+}
+
+const selects = (ctx) => ctx.legal.filter((m) => m.type === "select");
+const movesOf = (ctx, name) => ctx.legal.filter((m) => m.card === name);
+
+// The move the chosen selection stands for, if the API lists it.
+function chosenSelect(ctx) {
+  const chosen = canonical(ctx.ui.selection || []);
+  if (chosen.length !== 3) return null;
+  return selects(ctx).find((m) => moveKey({ ...m, cards: chosen }) === moveKey(m)) || null;
+}
+
+// -- seats -------------------------------------------------------------------------
+
+export function seatInfo(ctx, seat) {
+  const s = ctx.view.seats[seat];
+  const selecting = ctx.view.phase === "select";
+  return [
+    h("div.score", { title: `${s.score_cups} Cup cards won` }, h("b", {}, s.score), " pts"),
+    h("div.counts", {},
+      h("span", { title: "cards left to play" }, `${s.cards_left} left`),
+      h("span.kind", { title: "Crabs left" }, icon("crab"), s.crabs),
+      h("span.kind", { title: "Octopuses left" }, icon("octopus"), s.octopuses),
+      h("span.kind", { title: "Bottles left" }, icon("bottle"), s.bottles)),
+    h("div.sub", {}, selecting ? (s.selected ? "✓ has chosen" : "choosing…") : `${s.hand_size} in hand`),
+  ];
+}
+
+// -- board -------------------------------------------------------------------------
+
+function targetsOf(ctx) {
+  const picked = ctx.ui.picked;
+  const targets = { stacks: new Map(), newStack: null, discard: null };
+  if (!picked) return targets;
+  for (const move of movesOf(ctx, picked)) {
+    if (move.type === "play") targets.stacks.set(move.stack, move);
+    if (move.type === "new-stack") targets.newStack = move;
+    if (move.type === "discard") targets.discard = move;
+  }
+  return targets;
+}
+
+// A long stack is laid out in columns, in play order, so that every value stays readable
+// and the stack never grows taller than its slot (the page keeps its layout).
+const COLUMN = 6;
+
+function columns(cards) {
+  const count = Math.ceil(cards.length / COLUMN);
+  return Array.from({ length: count }, (_, c) => cards.slice(c * COLUMN, (c + 1) * COLUMN));
+}
+
+// How far down each card of a column shows: the more cards, the tighter.
+function cascadeStep(cards) {
+  return String(cards > 1 ? Math.min(0.38, 1.2 / (cards - 1)) : 0.38);
+}
+
+export function board(ctx) {
+  const { view, ui } = ctx;
+  const targets = targetsOf(ctx);
+  const free = view.stacks.indexOf(null);
+  const hinted = ui.hint && ui.picked === ui.hint.card ? moveKey(ui.hint) : null;
+  const slots = view.stacks.map((stack, slot) => {
+    const move = stack ? targets.stacks.get(slot) : slot === free ? targets.newStack : null;
+    const changed = ctx.changed.has(`stack-${slot}`);
+    const title = stack ? `Stack ${slot + 1}` : "Free slot";
+    const content = stack
+      ? [h("div.stack-head", {}, h("b", {}, `${stack.value}`), " pts", stack.bottle ? h("span.badge.bottle", {}, "bottled") : null,
+           move && CLAIMERS.has(move.card) ? h("span.badge.claim", {}, "claim") : null),
+         h("div.cascades", {}, columns(stack.cards).map((cards, c) =>
+           h("div.cascade", { style: { "--step": cascadeStep(cards.length) } },
+             cards.map((name, i) => card(GAME, name, { small: true, key: `s${slot}-${c}-${i}` })))))]
+      : [h("div.free", {}, move ? "Start a new stack here" : "free slot")];
+    const attrs = { class: ["slot", stack ? "stack" : "empty", move && "target", changed && "changed",
+      move && hinted === moveKey(move) && "hint"].filter(Boolean).join(" "), "aria-label": title, "data-key": `slot-${slot}` };
+    return move
+      ? h("button.move", { ...attrs, type: "button", onclick: () => ctx.send(move), title: `${title}: ${describeMove(move)}` }, content)
+      : h("div", attrs, content);
+  });
+  const discards = view.discards;
+  const discardAttrs = { class: ["slot", "discards", targets.discard && "target", ctx.changed.has("discards") && "changed",
+    targets.discard && hinted === moveKey(targets.discard) && "hint"].filter(Boolean).join(" "), "aria-label": "Discards", "data-key": "discards" };
+  const discardContent = [h("div.stack-head", {}, "Discards ", h("b", {}, discards.length)),
+    h("div.cascade", {}, discards.slice(-3).map((name, i) => card(GAME, name, { small: true, key: `d${i}` })))];
+  return h("div.cup-board", {},
+    h("div.stacks", {}, slots),
+    targets.discard
+      ? h("button.move", { ...discardAttrs, type: "button", onclick: () => ctx.send(targets.discard) }, discardContent)
+      : h("div", discardAttrs, discardContent));
+}
+
+// -- the player's cards ------------------------------------------------------------
+
+export function hand(ctx) {
+  const { view, ui } = ctx;
+  if (!view.hand) return h("p.spectator", {}, "You are watching this game.");
+  const selecting = selects(ctx).length > 0;
+  const tray = selecting ? selectionTray(ctx) : handTray(ctx);
+  const reserve = selecting ? [...view.reserve] : view.reserve;
+  const chosen = counts(ui.selection || []);
+  const groups = [...counts(reserve)].sort((a, b) => KINDS.indexOf(a[0]) - KINDS.indexOf(b[0]));
+  const hintCards = ui.hint?.type === "select" ? counts(ui.hint.cards) : new Map();
+  const reserveRow = h("div.reserve", { "aria-label": "Your other cards" },
+    h("span.row-label", {}, selecting ? "Your cards: click to choose" : "Your other cards"),
+    h("div.cards", {}, groups.map(([name, n]) => {
+      const left = n - (chosen.get(name) || 0);
+      const add = selecting && left > 0 && (ui.selection || []).length < 3
+        ? () => ctx.set({ selection: [...(ui.selection || []), name] }) : null;
+      return h("div.group", {},
+        card(GAME, name, { small: true, onclick: selecting ? add || (() => {}) : null, disabled: selecting && !add,
+          key: `r-${name}`, hint: (hintCards.get(name) || 0) > (chosen.get(name) || 0) }),
+        h("span.count", { "aria-label": `${left} of this card` }, `×${selecting ? left : n}`));
+    })));
+  return [tray, reserveRow];
+}
+
+function selectionTray(ctx) {
+  const chosen = ctx.ui.selection || [];
+  const move = chosenSelect(ctx);
+  const slots = [0, 1, 2].map((i) => chosen[i]
+    ? card(GAME, chosen[i], { onclick: () => ctx.set({ selection: chosen.filter((_, j) => j !== i) }),
+      key: `pick-${i}`, selected: true, hint: ctx.ui.hint?.type === "select", title: `${cupLabel(chosen[i])}: click to put it back` })
+    : h("div.card.placeholder", { "aria-hidden": "true" }, "?"));
+  return h("div.tray", { "aria-label": "This round's three cards" },
+    h("div.cards", {}, slots),
+    h("div.tray-actions", {},
+      h("button.primary", { type: "button", disabled: !move, "data-key": "confirm", onclick: () => move && ctx.send(move) },
+        chosen.length < 3 ? `Choose ${3 - chosen.length} more` : "Confirm these 3"),
+      h("button.ghost", { type: "button", disabled: !chosen.length, "data-key": "clear", onclick: () => ctx.set({ selection: [] }) }, "Clear")));
+}
+
+function handTray(ctx) {
+  const { view, ui } = ctx;
+  const slots = [0, 1, 2].map((i) => {
+    const name = view.hand[i];
+    if (!name) return h("div.card.placeholder", { "aria-hidden": "true" });
+    const playable = movesOf(ctx, name).length > 0;
+    const picked = ui.pickedIndex === i;  // copies of a card are alike, but one is picked
+    return card(GAME, name, {
+      onclick: playable ? () => ctx.set(picked ? { picked: null, pickedIndex: null } : { picked: name, pickedIndex: i }) : null,
+      selected: playable ? picked : undefined, key: `hand-${i}-${name}`,
+      hint: ui.hint && ui.hint.card === name && !ui.picked,
+    });
+  });
+  const waiting = view.phase === "select" ? "Your 3 cards are chosen: waiting for the others." : null;
+  return h("div.tray", { "aria-label": "Your hand" }, h("div.cards", {}, slots),
+    h("div.tray-actions", {}, waiting ? h("span.note", {}, waiting) : null));
+}
+
+// -- words ---------------------------------------------------------------------------
+
+export function prompt(ctx) {
+  const { view, ui } = ctx;
+  const round = `Round ${view.round} of 7`;
+  if (view.phase === "over") return `${round}: the game is over.`;
+  if (!ctx.legal.length) {
+    const waitingFor = view.to_move.filter((s) => s !== ctx.you).map(ctx.name).join(", ");
+    return view.phase === "select" ? `${round}: ${waitingFor || "everybody"} choosing secretly…` : `${round}: ${waitingFor} to play…`;
+  }
+  if (selects(ctx).length) return `${round}: choose 3 cards to play this round. Nobody sees them until they are played.`;
+  if (!ui.picked) {
+    return ctx.legal.every((m) => m.type === "discard")
+      ? "No card of yours can be placed: pick one to discard."
+      : "Your turn: pick a card from your hand.";
+  }
+  return `Place your ${cupLabel(ui.picked)}: click a highlighted stack, slot or pile. Esc to cancel.`;
+}
+
+export function describeMove(move) {
+  switch (move.type) {
+    case "select": return move.cards ? `chose ${move.cards.map(cupLabel).join(", ")}` : "chose 3 cards";
+    case "play": return CLAIMERS.has(move.card)
+      ? `claimed stack ${move.stack + 1} with ${move.card === "crab" ? "a Crab" : "an Octopus"}`
+      : `played ${cupLabel(move.card)} on stack ${move.stack + 1}`;
+    case "new-stack": return `started a new stack with ${cupLabel(move.card)}`;
+    case "discard": return `discarded ${cupLabel(move.card)}`;
+    default: return move.type;
+  }
+}
+
+// What a suggestion means on screen: the three cards chosen, or the card picked.
+export function applyHint(ctx, move) {
+  if (move.type === "select") return { hint: move, selection: [...move.cards] };
+  return { hint: move, picked: move.card, pickedIndex: ctx.view.hand.indexOf(move.card) };
+}
+
+// Which parts of the table changed between two views, for a short highlight.
+export function changes(before, after) {
+  const changed = new Set();
+  if (!before) return changed;
+  after.stacks.forEach((stack, slot) => {
+    if (JSON.stringify(stack) !== JSON.stringify(before.stacks[slot])) changed.add(`stack-${slot}`);
+  });
+  if (after.discards.length !== before.discards.length) changed.add("discards");
+  after.seats.forEach((s, seat) => {
+    if (JSON.stringify(s) !== JSON.stringify(before.seats[seat])) changed.add(`seat-${seat}`);
+  });
+  return changed;
+}
+
+export function resultColumns(result, seat) {
+  return [["Points", result.scores[seat]], ["Cups won", result.cups[seat]]];
+}
+
+export const title = "Cup the Crab";
+export const rounds = 7;

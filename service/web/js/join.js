@@ -1,0 +1,48 @@
+// Taking a seat through a join link: the player gives a name, the server gives a token.
+
+import { api } from "./api.js";
+import { h, patch } from "./dom.js";
+import { playerName, remember, setPlayerName } from "./saved.js";
+
+const TITLES = { "cup-the-crab": "Cup the Crab", "crabe-vs-poulpe": "Crabe vs Poulpe" };
+
+export function openJoin(root, { id, seat }) {
+  let game = null;
+  let error = "";
+  let busy = false;
+
+  async function join(event) {
+    event.preventDefault();
+    const name = root.querySelector("input[name=name]").value.trim();
+    setPlayerName(name);
+    busy = true;
+    render();
+    try {
+      const joined = await api.join(id, name, seat);
+      remember(id, { token: joined.token, game: game?.game });
+      location.hash = `#/g/${id}`;
+    } catch (problem) {
+      busy = false;
+      error = problem.message;
+      render();
+    }
+  }
+
+  function render() {
+    const open = game?.seats?.filter((s) => s.type === "open") || [];
+    patch(root, h("div.start.join", {},
+      h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table")),
+      h("form.setup", { onsubmit: join, "aria-label": "Join the game" },
+          h("h2", {}, game ? `${TITLES[game.game] || game.game}, ${game.view.players} players` : "A game"),
+          game ? h("p", {}, game.status === "waiting" ? `${open.length} seat${open.length === 1 ? "" : "s"} still open.` : "This game has already started.") : null,
+          h("label.field", {}, "Your name ", h("input", { name: "name", type: "text", value: playerName(), maxLength: 24, placeholder: "so the others know who you are", "data-key": "name" })),
+          h("button.primary.big", { type: "submit", disabled: busy || (game && game.status !== "waiting"), "data-key": "join" },
+            seat === undefined ? "Take a seat" : `Take seat ${seat + 1}`),
+          h("p.error", { role: "alert" }, error)),
+      h("p", {}, h("a", { href: "#/" }, "Back to the start"))));
+  }
+
+  api.game(id).then((body) => { game = body; render(); }).catch((problem) => { error = problem.message; render(); });
+  render();
+  return { close() {} };
+}

@@ -1,0 +1,42 @@
+"""The real service and a real headless Chromium (Debian's, driven by Playwright) for the
+browser tests. Screenshots go to $WEB_SCREENSHOTS when set (docs/images refreshes them:
+`WEB_SCREENSHOTS=docs/images python -m pytest tests/web`), else to a temporary folder."""
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, sync_playwright
+
+from tests.service.servers import Server, server
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def web() -> Iterator[Server]:
+    """The service with the embedded store; turn clocks as short as one second."""
+    with server({"ACCESS_LOG": "0", "TURN_SECONDS_MIN": "1"}) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():  # .ci/run installs it: a missing browser is a failure
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
+    with sync_playwright() as playwright:
+        # launch() gives every run a fresh temporary profile (user-data-dir).
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                              headless=True)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = Path(os.environ.get("WEB_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

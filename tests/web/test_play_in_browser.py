@@ -1,0 +1,213 @@
+"""Whole games played by clicks in a real headless Chromium against the real service.
+
+The start page, each game's table mid-game and its end are saved as screenshots (see
+conftest.py: `WEB_SCREENSHOTS=docs/images python -m pytest tests/web` refreshes the
+README's pictures).
+"""
+
+import httpx
+import pytest
+
+from tests.web.browsing import (choose, create_game, game_id_of, layout, open_page, play_one_turn,
+                                shown_hand, token_of, version, wait_for_turn)
+
+
+def final_result(web, page) -> dict:
+    game_id = game_id_of(page)
+    body = httpx.get(f"{web.url}/v1/games/{game_id}",
+                     headers={"Authorization": f"Bearer {token_of(page, game_id)}"}).json()
+    assert body["status"] == "over"
+    return body["result"]
+
+
+def test_the_start_page_offers_both_games_and_a_seat_choice(web, browser, shots):
+    page = open_page(browser, f"{web.url}/play")
+    page.wait_for_selector("form.setup")
+    assert page.locator("input[name=game]").evaluate_all("n => n.map(x => x.value)") == [
+        "cup-the-crab", "crabe-vs-poulpe"]
+    choose(page, "game", "crabe-vs-poulpe")
+    assert page.locator("input[name=mode]").count() == 2
+    assert page.locator("[data-key=type-2]").count() == 0  # a duel has two seats
+    choose(page, "game", "cup-the-crab")
+    choose(page, "players", "5")
+    assert page.locator("[data-key=type-4]").count() == 1
+    choose(page, "players", "3")
+    page.screenshot(path=shots / "start.png")
+    assert page.errors == []
+
+
+def test_cup_the_crab_with_three_seats_is_played_by_clicks_to_the_result(web, browser, shots):
+    page = open_page(browser, f"{web.url}/play", motion="no-preference")  # moves one by one
+    create_game(page, "cup-the-crab", players=3)
+    assert page.locator(".seat").count() == 3
+    page.locator("[data-key=hint]").click()  # the hint fills the secret selection
+    page.wait_for_selector(".tray .card.hint")
+    assert page.locator(".tray [data-card]").count() == 3
+    shot_mid_game = False
+    layouts = set()
+    while wait_for_turn(page):
+        layouts.add(layout(page))
+        if "Round 4" in page.locator(".game-name").inner_text() and \
+                not page.locator("[data-key=confirm]").count() and not shot_mid_game:
+            page.locator(".tray button.card").first.click()  # mid-game: a card and its targets
+            assert page.locator("button.slot.target").count() >= 1
+            page.screenshot(path=shots / "cup-the-crab-table.png")
+            page.set_viewport_size({"width": 390, "height": 844})
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
+            page.screenshot(path=shots / "cup-the-crab-phone.png", full_page=True)
+            page.set_viewport_size({"width": 1200, "height": 900})
+            page.keyboard.press("Escape")
+            assert page.locator("button.slot.target").count() == 0
+            shot_mid_game = True
+        play_one_turn(page)
+    result = final_result(web, page)
+    page.wait_for_selector(".end .ranking")
+    rows = page.locator(".ranking tbody tr")
+    assert rows.count() == 3
+    for row, expected in zip(rows.all(), result["ranking"]):
+        assert row.locator("td").nth(2).inner_text() == str(expected["score"])
+    assert page.locator(".end .log li").count() == 6 * 3 + 21 * 3  # six selections a seat, 21 cards each
+    assert shot_mid_game
+    assert len(layouts) == 1, layouts  # no layout shift from the first turn to the last
+    page.screenshot(path=shots / "cup-the-crab-end.png", full_page=True)
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("mode", ["symmetrical", "asymmetrical"])
+def test_crabe_vs_poulpe_is_played_by_clicks_against_the_ai_to_the_result(web, browser, shots, mode):
+    page = open_page(browser, f"{web.url}/play")
+    create_game(page, "crabe-vs-poulpe", mode=mode, clock="2 min a turn")
+    clock = page.locator(".seat.to-move .clock")
+    clock.wait_for()
+    assert clock.inner_text() in ("2:00", "1:59", "1:58")  # the turn clock counts down
+    turns = 0
+    layouts = set()
+    while wait_for_turn(page):
+        layouts.add(layout(page))
+        if turns == 6:
+            page.screenshot(path=shots / f"crabe-vs-poulpe-{mode}-table.png")
+        play_one_turn(page)
+        turns += 1
+    assert len(layouts) == 1, layouts  # no layout shift from the first turn to the last
+    result = final_result(web, page)
+    page.wait_for_selector(".end .ranking")
+    winner = page.locator(".ranking tr.winner td").nth(1).inner_text()
+    assert winner == ("You" if result["winner"] == 0 else "Robot 2")
+    assert page.locator(".end .log li").count() >= turns
+    page.wait_for_timeout(1000)  # the server has ended the stream: that is no trouble to show
+    assert page.locator(".prompt .error").inner_text() == ""
+    page.screenshot(path=shots / f"crabe-vs-poulpe-{mode}-end.png", full_page=True)
+    assert page.errors == []
+
+
+def test_two_friends_joined_by_a_link_each_see_only_their_own_hand(web, browser, shots):
+    host = open_page(browser, f"{web.url}/play")
+    create_game(host, "crabe-vs-poulpe", friends=(1,), name="Ana")
+    host.wait_for_selector(".table[data-status=waiting]")
+    link = host.locator(".invite input.link").input_value()
+    host.screenshot(path=shots / "invite.png")
+    game_id = game_id_of(host)
+    assert link == f"{web.url}/play#/join/{game_id}/1"
+    guest = open_page(browser, f"{web.url}/play")
+    guest.wait_for_selector(f".lobby a[href='#/join/{game_id}']")  # listed for anyone to join
+    guest.goto(link)
+    guest.locator("input[name=name]").fill("Bo")
+    guest.locator("[data-key=join]").click()
+    guest.wait_for_selector(".table[data-status=active]")
+    host.wait_for_selector(".table[data-status=active]")  # the join came by the event stream
+    assert host.locator(".seat .name").all_inner_texts() == ["Ana (you)", "Bo"]
+    assert guest.locator(".seat .name").all_inner_texts() == ["Ana", "Bo (you)"]
+    seats = {token_of(page, game_id): page for page in (host, guest)}
+    assert len(seats) == 2  # two seats, two tokens
+    moves = 0
+    while host.locator(".table").get_attribute("data-status") != "over":
+        for token, page in seats.items():
+            body = httpx.get(f"{web.url}/v1/games/{game_id}",
+                             headers={"Authorization": f"Bearer {token}"}).json()
+            page.wait_for_function(f"Number(document.querySelector('.table').dataset.version) >= {body['version']}")
+            assert sorted(shown_hand(page)) == sorted(body["view"]["hand"] or [])
+            assert page.locator(".opponent-hand [data-card]").count() == 0  # backs only
+            if body["legal_moves"] and body["status"] == "active":
+                play_one_turn(page)
+                moves += 1
+                break
+        else:
+            host.wait_for_timeout(100)
+        if moves == 4:
+            guest.screenshot(path=shots / "two-players-guest.png")
+    for page in seats.values():
+        page.wait_for_selector(".end .ranking")
+        assert page.errors == []
+    host.locator("[data-key=rematch]").click()  # the same seats again, each keeping its token
+    host.wait_for_function(f"!location.hash.includes('{game_id}')")
+    rematch = game_id_of(host)
+    guest.locator("[data-key=rematch]", has_text="Go to the rematch").click()
+    guest.wait_for_function(f"location.hash.endsWith('{rematch}')")
+    for page in seats.values():
+        page.wait_for_selector(".table[data-status=active]")
+        assert len(shown_hand(page)) == 5
+    assert host.locator(".seat .name").all_inner_texts() == ["Ana (you)", "Bo"]
+
+
+def test_a_game_that_cannot_be_opened_is_explained_in_words(web, browser):
+    page = open_page(browser, f"{web.url}/play#/g/no-such-game")
+    alert = page.locator("p.error")
+    alert.wait_for()
+    assert alert.inner_text() == ("This game cannot be opened. No game has this id (or it expired"
+                                  " after going idle).")
+    page.locator("[data-key=home]").click()
+    page.wait_for_selector("form.setup")
+    assert page.errors == ["Failed to load resource: the server responded with a status of 404 (Not Found)"]
+
+
+def test_the_keyboard_alone_plays_crabe_vs_poulpe(web, browser):
+    page = open_page(browser, f"{web.url}/play")
+    create_game(page, "crabe-vs-poulpe")
+    assert wait_for_turn(page)
+    page.keyboard.press("h")  # a hint, by its key: the suggested move lights up
+    page.wait_for_selector(".hint")
+    for _ in range(4):
+        if not wait_for_turn(page):
+            break
+        before = version(page)
+        for _ in range(40):  # Tab to the first thing that makes a move, then Enter
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.matches('button.choosable, .prompt button.move')"):
+                break
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"Number(document.querySelector('.table').dataset.version) > {before}")
+    assert version(page) >= 4
+    assert page.errors == []
+
+
+def test_a_half_made_secret_selection_survives_another_seats_selection(web, browser):
+    host = open_page(browser, f"{web.url}/play")
+    create_game(host, "cup-the-crab", players=2, friends=(1,))
+    guest = open_page(browser, host.locator(".invite input.link").input_value())
+    guest.locator("[data-key=join]").click()
+    host.wait_for_selector(".table[data-status=active]")
+    for _ in range(2):
+        host.locator(".reserve button.card:enabled").first.click()
+    chosen = host.locator(".tray button.card").evaluate_all("n => n.map(c => c.dataset.card)")
+    before = version(host)
+    play_one_turn(guest)  # the friend's three cards are chosen and confirmed
+    host.wait_for_function(f"Number(document.querySelector('.table').dataset.version) > {before}")
+    assert host.locator(".tray button.card").evaluate_all("n => n.map(c => c.dataset.card)") == chosen
+    assert host.locator(".seat").nth(1).inner_text().endswith("✓ has chosen")
+    assert host.errors == [] and guest.errors == []
+
+
+def test_a_player_whose_clock_runs_out_sees_the_forfeit_in_words(web, browser):
+    created = httpx.post(f"{web.url}/v1/games", json={
+        "game": "cup-the-crab", "players": 2, "turn_seconds": 2, "on_timeout": "forfeit",
+        "seats": [{"type": "open"}, {"type": "ai", "iterations": 30}]}).json()
+    page = open_page(browser, f"{web.url}/play#/join/{created['id']}/0")
+    page.locator("input[name=name]").fill("Ana")
+    page.locator("[data-key=join]").click()
+    clock = page.locator(".seat.to-move .clock")
+    clock.wait_for()
+    assert clock.inner_text() in ("0:02", "0:01", "0:00")
+    page.wait_for_selector(".end .ranking")
+    assert page.locator(".end .note").inner_text() == "You ran out of time: the game ended by forfeit."
+    assert page.locator(".end .log li").last.inner_text().endswith("You ran out of time: forfeit")
+    assert page.errors == []
