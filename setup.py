@@ -23,10 +23,16 @@ DIRECTIVES = {
 EXTENSIONS = [
     Extension(f"core.{name}", [f"core/{name}.pyx"],
               extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"])
-    for name in ("_base", "cupcrab", "cvp", "ai_cupcrab", "ai_cvp")
+    for name in ("_base", "cupcrab", "cvp", "ai_cupcrab", "ai_cvp", "obs_cupcrab", "obs_cvp")
 ]
 # The search runs one tree per POSIX thread (root parallelism).
 EXTENSIONS.append(Extension("core.ismcts", ["core/ismcts.pyx"],
+                            extra_compile_args=(["-O0", "-g"] if DEBUG else ["-O3"])
+                            + ["-pthread"],
+                            extra_link_args=["-pthread"]))
+
+# The batched vector of core.rl steps its games on POSIX threads too.
+EXTENSIONS.append(Extension("core.vector", ["core/vector.pyx"],
                             extra_compile_args=(["-O0", "-g"] if DEBUG else ["-O3"])
                             + ["-pthread"],
                             extra_link_args=["-pthread"]))

@@ -32,6 +32,21 @@ cdef class GameStateBase:
     def __deepcopy__(self, memo):
         return self.clone()
 
+    def observation(self, seat, history=None):
+        """What seat may know as a flat float32 NumPy array (docs/rl.md); history, the
+        game's log as the seat saw it, adds what the seat remembers (core.rl)."""
+        return _observer(self).observation(self, seat, history)
+
+    def action_mask(self, seat):
+        """A uint8 NumPy array over the game's fixed action ids: 1 where seat may act."""
+        return _observer(self).action_mask(self, seat)
+
     def __reduce__(self):
         from core import from_bytes  # core imports the games, which import this module
         return (from_bytes, (self.to_bytes(),))
+
+
+def _observer(state):
+    """The module writing state's observations (core/obs_*.pyx; needs NumPy, extra `rl`)."""
+    from core.rl import observer   # core.rl imports the games, which import this module
+    return observer(state.game)

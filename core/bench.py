@@ -10,7 +10,10 @@ instead).  Then medians of several runs (this machine is noisy, medians are not)
   (``legal_actions -> random.choice -> apply_action`` until the game is over);
 - steps per second of the dict path (``legal_moves -> random.choice -> apply``);
 - the dict path against the pure-Python reference model of ``tests/reference`` on the
-  same games (only when run from a source checkout, where that model exists).
+  same games (only when run from a source checkout, where that model exists);
+- for learning code (with the `rl` extra): steps per second of the batched C vector
+  (`core.rl.Vector`, observations and masks written) on one and two threads, and of the
+  PettingZoo environment driven by PettingZoo's own loop.
 """
 
 import argparse
@@ -120,6 +123,96 @@ def bench_game(game: str, players: int, runs: int, scale: float,
           f" integer loop {integer / pure:,.0f}x, dict loop {compiled / pure:,.0f}x)")
 
 
+def vector_loop(game: str, players: int, n: int, steps: int, threads: int,
+                per_cpu: list[float]) -> Callable[[], int]:
+    """Steps/s of Vector.sample_actions + Vector.step (observations and masks written);
+    the steps per CPU second of the stepping threads are appended to `per_cpu`."""
+    from core.rl import Vector
+    vec = Vector(game, players, n, seed=1, threads=threads)
+
+    def work() -> int:
+        actions = vec.sample_actions()
+        cpu = vec.cpu_seconds
+        for _ in range(steps):
+            vec.sample_actions(actions)
+            vec.step(actions)
+        per_cpu.append(n * steps / (vec.cpu_seconds - cpu))
+        return n * steps
+    return work
+
+
+def ai_search(threads: int, iterations: int) -> Callable[[], int]:
+    """Simulations/s of core.ai.suggest on `threads` threads: a CPU-bound control."""
+    import core.ai
+    state = core.new_game("cup-the-crab", 2, seed=1)
+
+    def work() -> int:
+        return core.ai.suggest(state, 0, iterations=iterations, threads=threads,
+                               seed=1)["iterations"]
+    return work
+
+
+def interleaved_rates(works: list[Callable[[], int]], runs: int) -> list[float]:
+    """Median rate of each work, the works taking turns run by run, so that the load of
+    a shared machine falls on all of them alike."""
+    rates: list[list[float]] = [[] for _ in works]
+    for _ in range(runs):
+        for work, out in zip(works, rates):
+            start = time.perf_counter()
+            done = work()
+            out.append(done / (time.perf_counter() - start))
+    return [statistics.median(r) for r in rates]
+
+
+def aec_loop(game: str, players: int, games: int) -> Callable[[], int]:
+    """Steps/s of the PettingZoo AEC env under agent_iter/last/step, random legal moves."""
+    import numpy as np
+    from core.rl import aec_env
+    env = aec_env(game, players)
+    rng = np.random.default_rng(1)
+
+    def work() -> int:
+        steps = 0
+        for seed in range(games):
+            env.reset(seed=seed)
+            for _agent in env.agent_iter():
+                obs, _, termination, truncation, _ = env.last()
+                action = (None if termination or truncation
+                          else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+                env.step(action)
+                steps += action is not None
+        return steps
+    return work
+
+
+def bench_rl(runs: int, scale: float) -> None:
+    """The learning-code figures of docs/rl.md (skipped without the `rl` extra)."""
+    try:
+        import numpy  # noqa: F401
+        import pettingzoo  # noqa: F401
+    except ImportError:
+        print("rl: skipped (pip install '.[rl]' for the batched vector and the envs)")
+        return
+    game, players, n = "cup-the-crab", 2, 4096
+    steps = max(1, int(50 * scale))
+    per_cpu: dict[int, list[float]] = {1: [], 2: []}
+    rates = dict(zip((1, 2), interleaved_rates(
+        [vector_loop(game, players, n, steps, threads, per_cpu[threads])
+         for threads in (1, 2)], runs)))
+    for threads in (1, 2):
+        print(f"{game} {players}p  C vector of {n}, {threads} thread(s)"
+              f" {rates[threads]:12,.0f} steps/s"
+              f"   ({statistics.median(per_cpu[threads]):,.0f} per CPU second in step)")
+    print(f"{game} {players}p  C vector 2 threads / 1 thread   {rates[2] / rates[1]:.2f}x")
+    search = interleaved_rates([ai_search(threads, int(100_000 * scale)) for threads in (1, 2)],
+                               runs)
+    print(f"{game} {players}p  control: the AI's search, 2 threads / 1 thread"
+          f"   {search[1] / search[0]:.2f}x  (what this machine gives two threads now)")
+    for name, count in (("cup-the-crab", 2), ("crabe-vs-poulpe", 2)):
+        rate = median_rate(aec_loop(name, count, max(1, int(100 * scale))), runs)
+        print(f"{name} {count}p  PettingZoo AEC env loop   {rate:12,.0f} steps/s")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
@@ -154,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             for options in VARIANTS.get(game, [None]):
                 bench_game(game, players, args.runs, args.scale, options)
+    bench_rl(args.runs, args.scale)
     return 0
 
 

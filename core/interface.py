@@ -38,6 +38,13 @@ class GameState(Protocol):
     def snapshot(self) -> dict[str, Any]:
         """The complete position, hidden cards included: for tools, never for players."""
     def clone(self) -> "GameState": ...
+
+    # For learning code (needs NumPy, the `rl` extra; layouts in docs/rl.md).
+    def observation(self, seat: int, history: list[dict[str, Any]] | None = None) -> Any:
+        """What seat may know as a flat float32 array; history (the log as the seat saw
+        it, as for core.ai.suggest) adds what the seat remembers beyond its view."""
+    def action_mask(self, seat: int) -> Any:
+        """A uint8 array over the fixed action ids: 1 for each legal action of seat."""
     def to_bytes(self) -> bytes: ...
 
     # The integer path for search code.

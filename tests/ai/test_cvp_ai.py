@@ -9,6 +9,7 @@ import core
 import core.ai
 from core import ai_cvp
 from core.cvp import CARD_NAMES
+from tests.ai.cvp_twins import view_twin
 
 GAME = "crabe-vs-poulpe"
 MODES = ("symmetrical", "asymmetrical")
@@ -224,38 +225,6 @@ def test_a_history_that_does_not_lead_here_is_refused():
 
 # -- the search ---------------------------------------------------------------------------
 
-def _view_twin(state, seat, seed):
-    """The same position for `seat`'s view, with every card it cannot see dealt again.
-
-    Built without the determinizer: the seat's colour is spread over its draw pile, the
-    opponent's hand and the discard; the other colour over the opponent's draw pile,
-    hand and the discard (sizes kept).
-    """
-    rng = random.Random(seed)
-    snap = state.snapshot()
-    other = seat ^ 1
-    own = snap["seats"][seat]
-    opp = snap["seats"][other]
-    pools = {c: [] for c in ("crab", "octopus")}
-    for card in opp["hand"] + snap["discard"] + own["draw_pile"] + opp["draw_pile"]:
-        pools[card.split("-")[0]].append(card)
-    colour = ("crab", "octopus")
-    for pool in pools.values():
-        rng.shuffle(pool)
-    own_pool, opp_pool = pools[colour[seat]], pools[colour[other]]
-    own["draw_pile"], own_pool[:] = own_pool[:len(own["draw_pile"])], own_pool[len(own["draw_pile"]):]
-    opp["draw_pile"], opp_pool[:] = opp_pool[:len(opp["draw_pile"])], opp_pool[len(opp["draw_pile"]):]
-    rest = own_pool + opp_pool
-    rng.shuffle(rest)
-    size = len(opp["hand"])
-    order = {name: i for i, name in enumerate(CARD_NAMES)}
-    opp["hand"] = sorted(rest[:size], key=order.get)
-    snap["discard"] = sorted(rest[size:], key=order.get)
-    twin = core.from_snapshot(snap, seed=rng.getrandbits(64))
-    assert twin.view(seat) == state.view(seat)
-    return twin
-
-
 def _strip(out):
     for key in ("simulations_per_second", "seconds", "cpu_seconds"):
         out.pop(key)
@@ -270,7 +239,7 @@ def test_positions_the_seat_cannot_tell_apart_get_the_same_suggestion(seed, algo
         seat = state.to_move[0]
         if len(state.legal_actions(seat)) < 2:
             continue
-        twins = [_view_twin(state, seat, seed + k) for k in range(20)]
+        twins = [view_twin(state, seat, seed + k) for k in range(20)]
         twin = next(t for t in twins if t.snapshot() != state.snapshot())
         a = core.ai.suggest(state, seat, iterations=300, seed=seed, algorithm=algorithm)
         b = core.ai.suggest(twin, seat, iterations=300, seed=seed, algorithm=algorithm)

@@ -1,0 +1,29 @@
+"""Typing stub of the compiled module core/vector.pyx."""
+
+from typing import Any
+
+class Vector:
+    name: str
+    threads: int
+    cpu_seconds: float
+    observations: Any
+    masks: Any
+    rewards: Any
+    dones: Any
+    to_play: Any
+    def __init__(self, name: str, players: int, n: int, *, seed: int | None = None,
+                 threads: int = 1, options: dict[str, Any] | None = None,
+                 observations: Any = None, masks: Any = None, rewards: Any = None,
+                 dones: Any = None, to_play: Any = None) -> None: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def observation_size(self) -> int: ...
+    @property
+    def n_actions(self) -> int: ...
+    def reset(self, seed: int | None = None) -> None: ...
+    def step(self, actions: Any) -> None: ...
+    def sample_actions(self, out: Any = None) -> Any: ...
+    def game(self, i: int) -> Any: ...

@@ -1,0 +1,583 @@
+"""N games of one kind stepped together in C: the inner loop of a trainer.
+
+    vec = core.rl.Vector("cup-the-crab", 2, 1024, seed=1, threads=2)
+    vec.reset()
+    while training:
+        actions = policy(vec.observations, vec.masks)     # one legal id per game
+        vec.step(actions)       # writes observations, masks, rewards, dones, to_play
+
+Each game has one deciding seat at a time (`to_play`): the seat to move, or, in Cup the
+Crab's secret selection, the lowest seat that has not selected yet (the simultaneous
+choice becomes consecutive decisions, and a seat's observation shows only *that* the
+others selected).  `observations[i]` is what `to_play[i]` may know (core/obs_cupcrab.pyx,
+core/obs_cvp.pyx, docs/rl.md) and `masks[i]` its legal actions.  When a game ends,
+`rewards[i]` holds every seat's reward (1 a win, 1/k a victory shared by k, 0 a loss),
+`dones[i]` is set, and the game is dealt again at once (its observation is then the new
+game's first decision).  Steps run in C with the GIL released, on `threads` POSIX threads
+started per call and detached (nothing is kept between calls, so a process may fork);
+the threads take runs of 64 games in turn, so one the system is slow to schedule leaves
+its share to the others.  Starting a thread costs tens of microseconds: threads pay off
+from about a thousand games per thread and call.
+"""
+
+from libc.stdint cimport uint8_t, uint16_t, uint64_t, int32_t
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memset, memcpy
+from posix.time cimport clock_gettime, timespec, CLOCK_THREAD_CPUTIME_ID
+
+from core.rng cimport Rng, rng_next, rng_seed, rng_below
+from core.cupcrab cimport (CCState, CC_N_ACTIONS, CC_MAX_LEGAL, CC_MAX_PLAYERS, CC_CUP_KINDS,
+                           PHASE_OVER, cc_deal, cc_legal_actions, cc_apply_action,
+                           cc_state_of)
+from core.cvp cimport (CvpState, CVP_KINDS, CVP_N_ACTIONS, PH_OVER,
+                       cvp_deal, cvp_legal_actions, cvp_apply_action, cvp_state_of)
+from core.obs_cupcrab cimport (CCMemory, cc_observation_size, ccm_reset, ccm_record,
+                               cc_write_observation, cc_next_decider)
+from core.obs_cvp cimport (CvpMemory, CVP_OBSERVATION_SIZE, cvpm_reset, cvpm_record,
+                           cvp_write_observation)
+from core._base cimport fresh_seed
+
+import core
+
+
+cdef extern from "<pthread.h>" nogil:
+    ctypedef unsigned long pthread_t
+    int pthread_create(pthread_t* thread, const void* attr,
+                       void* (*start)(void*) noexcept nogil, void* arg)
+    int pthread_detach(pthread_t thread)
+
+
+cdef enum:
+    MAX_LEGAL = CC_MAX_LEGAL           # the larger of the games' (CVP_MAX_LEGAL is 40)
+    MASK_WORDS = 6                     # 64-bit words for a legality bitmap of 352 ids
+    MAX_THREADS = 64
+    CHUNK = 64                         # games a thread claims at a time
+
+
+# How the vector drives one game kind: a table of C functions over opaque blobs.
+ctypedef struct Config:
+    int players
+    int first_player                   # -1: drawn at random each deal
+    int mode                           # Crabe vs Poulpe's deck mode label
+    uint8_t deck[CVP_KINDS]            # Crabe vs Poulpe's deck composition
+
+
+ctypedef struct Kind:
+    size_t state_size
+    size_t memory_size
+    int obs_size
+    int n_actions
+    void (*deal)(void* s, void* m, const Config* c, Rng* rng) noexcept nogil
+    int (*decider)(const void* s) noexcept nogil
+    int (*legal)(const void* s, int seat, uint16_t* out) noexcept nogil
+    void (*record)(void* m, const void* s, int seat, int action) noexcept nogil
+    void (*apply)(void* s, int seat, int action) noexcept nogil
+    bint (*over)(const void* s) noexcept nogil
+    void (*rewards)(const void* s, float* out) noexcept nogil
+    void (*observe)(const void* s, const void* m, int seat, float* out) noexcept nogil
+
+
+# One game's slot: its bookkeeping, then its state and memory blobs (kept small: the
+# games of a call should fit the caches).
+ctypedef struct Slot:
+    Rng deals                          # the game's deals: the same whoever samples
+    Rng samples                        # sample_actions
+    int decider
+    int n_legal
+    uint64_t legal_bits[MASK_WORDS]    # the decider's legal ids, bit a of word a // 64
+
+
+# -- Cup the Crab -------------------------------------------------------------------------
+
+cdef void _cc_deal(void* s, void* m, const Config* c, Rng* rng) noexcept nogil:
+    cc_deal(<CCState*>s, c.players, c.first_player, rng)
+    ccm_reset(<CCMemory*>m)
+
+cdef int _cc_decider(const void* s) noexcept nogil:
+    return cc_next_decider(<const CCState*>s)
+
+cdef int _cc_legal(const void* s, int seat, uint16_t* out) noexcept nogil:
+    return cc_legal_actions(<const CCState*>s, seat, out)
+
+cdef void _cc_record(void* m, const void* s, int seat, int action) noexcept nogil:
+    ccm_record(<CCMemory*>m, <const CCState*>s, seat, action)
+
+cdef void _cc_apply(void* s, int seat, int action) noexcept nogil:
+    cc_apply_action(<CCState*>s, seat, action)
+
+cdef bint _cc_over(const void* s) noexcept nogil:
+    return (<const CCState*>s).phase == PHASE_OVER
+
+cdef void _cc_rewards(const void* s, float* out) noexcept nogil:
+    """1 for the winner, 1/k for a victory shared by k, 0 otherwise (ruling C9)."""
+    cdef const CCState* st = <const CCState*>s
+    cdef int keys[CC_MAX_PLAYERS]
+    cdef int seat, kind, best = -1, winners = 0
+    for seat in range(st.players):
+        keys[seat] = st.seats[seat].score * 128
+        for kind in range(CC_CUP_KINDS):
+            keys[seat] += st.seats[seat].score_pile[kind]
+        if keys[seat] > best:
+            best = keys[seat]
+    for seat in range(st.players):
+        winners += keys[seat] == best
+    for seat in range(st.players):
+        out[seat] = 1.0 / winners if keys[seat] == best else 0.0
+
+cdef void _cc_observe(const void* s, const void* m, int seat, float* out) noexcept nogil:
+    cc_write_observation(<const CCState*>s, <const CCMemory*>m, seat, out)
+
+
+# -- Crabe vs Poulpe ----------------------------------------------------------------------
+
+cdef void _cvp_deal(void* s, void* m, const Config* c, Rng* rng) noexcept nogil:
+    cvp_deal(<CvpState*>s, c.deck, c.mode, c.first_player, rng)
+    cvpm_reset(<CvpMemory*>m)
+
+cdef int _cvp_decider(const void* s) noexcept nogil:
+    cdef const CvpState* st = <const CvpState*>s
+    return -1 if st.phase == PH_OVER else st.to_move
+
+cdef int _cvp_legal(const void* s, int seat, uint16_t* out) noexcept nogil:
+    return cvp_legal_actions(<const CvpState*>s, seat, out)
+
+cdef void _cvp_record(void* m, const void* s, int seat, int action) noexcept nogil:
+    cvpm_record(<CvpMemory*>m, <const CvpState*>s, seat, action)
+
+cdef void _cvp_apply(void* s, int seat, int action) noexcept nogil:
+    cvp_apply_action(<CvpState*>s, seat, action)
+
+cdef bint _cvp_over(const void* s) noexcept nogil:
+    return (<const CvpState*>s).phase == PH_OVER
+
+cdef void _cvp_rewards(const void* s, float* out) noexcept nogil:
+    """1 for the winner (the first seat without cards, ruling P6), 0 for the other."""
+    cdef int winner = (<const CvpState*>s).winner
+    out[0] = 1.0 if winner == 0 else 0.0
+    out[1] = 1.0 if winner == 1 else 0.0
+
+cdef void _cvp_observe(const void* s, const void* m, int seat, float* out) noexcept nogil:
+    cvp_write_observation(<const CvpState*>s, <const CvpMemory*>m + seat, seat, out)
+
+
+cdef Kind CUPCRAB
+CUPCRAB.state_size = sizeof(CCState)
+CUPCRAB.memory_size = sizeof(CCMemory)
+CUPCRAB.n_actions = CC_N_ACTIONS
+CUPCRAB.deal = _cc_deal
+CUPCRAB.decider = _cc_decider
+CUPCRAB.legal = _cc_legal
+CUPCRAB.record = _cc_record
+CUPCRAB.apply = _cc_apply
+CUPCRAB.over = _cc_over
+CUPCRAB.rewards = _cc_rewards
+CUPCRAB.observe = _cc_observe
+
+cdef Kind CVP
+CVP.state_size = sizeof(CvpState)
+CVP.memory_size = 2 * sizeof(CvpMemory)
+CVP.obs_size = CVP_OBSERVATION_SIZE
+CVP.n_actions = CVP_N_ACTIONS
+CVP.deal = _cvp_deal
+CVP.decider = _cvp_decider
+CVP.legal = _cvp_legal
+CVP.record = _cvp_record
+CVP.apply = _cvp_apply
+CVP.over = _cvp_over
+CVP.rewards = _cvp_rewards
+CVP.observe = _cvp_observe
+
+
+# -- the batch ----------------------------------------------------------------------------
+
+# What one thread does to games [begin, end) of a vector.
+ctypedef struct Job:
+    Batch* batch
+    Py_ssize_t n                       # games, copied here: a late helper reads no batch
+    Py_ssize_t next                    # the first game no thread has claimed yet
+    Py_ssize_t done                    # games finished
+    int refs                           # threads still holding the job (the last frees it)
+    const int32_t* actions             # step: one action per game; NULL: sample_actions
+    int32_t* sampled
+    double cpu_seconds[MAX_THREADS]    # CPU time each thread spent on its games
+
+
+ctypedef struct Helper:
+    Job* job
+    int index
+
+
+ctypedef struct Batch:
+    Kind kind
+    Config config
+    Py_ssize_t n
+    size_t slot_size
+    char* slots
+    float* observations
+    uint8_t* masks
+    float* rewards
+    uint8_t* dones
+    int32_t* to_play
+
+
+cdef inline Slot* _slot(const Batch* b, Py_ssize_t i) noexcept nogil:
+    return <Slot*>(b.slots + i * b.slot_size)
+
+
+cdef inline void* _state(const Batch* b, Slot* slot) noexcept nogil:
+    return <char*>slot + sizeof(Slot)
+
+
+cdef inline void* _memory(const Batch* b, Slot* slot) noexcept nogil:
+    return <char*>slot + sizeof(Slot) + b.kind.state_size
+
+
+cdef void _refresh(Batch* b, Py_ssize_t i) noexcept nogil:
+    """Lists the decider's legal actions and writes its mask and observation."""
+    cdef Slot* slot = _slot(b, i)
+    cdef void* s = _state(b, slot)
+    cdef uint8_t* mask = b.masks + i * b.kind.n_actions
+    cdef uint16_t legal[MAX_LEGAL]
+    cdef int k, a
+    slot.decider = b.kind.decider(s)
+    slot.n_legal = b.kind.legal(s, slot.decider, legal)
+    memset(slot.legal_bits, 0, sizeof(slot.legal_bits))
+    memset(mask, 0, b.kind.n_actions)
+    for k in range(slot.n_legal):
+        a = legal[k]
+        slot.legal_bits[a >> 6] |= (<uint64_t>1) << (a & 63)
+        mask[a] = 1
+    b.to_play[i] = slot.decider
+    b.kind.observe(s, _memory(b, slot), slot.decider, b.observations + i * b.kind.obs_size)
+
+
+cdef void _deal(Batch* b, Py_ssize_t i) noexcept nogil:
+    cdef Slot* slot = _slot(b, i)
+    cdef Rng deal_rng
+    rng_seed(&deal_rng, rng_next(&slot.deals))
+    b.kind.deal(_state(b, slot), _memory(b, slot), &b.config, &deal_rng)
+
+
+cdef void _step_one(Batch* b, Py_ssize_t i, int action) noexcept nogil:
+    cdef Slot* slot = _slot(b, i)
+    cdef void* s = _state(b, slot)
+    cdef float* rewards = b.rewards + i * b.config.players
+    b.kind.record(_memory(b, slot), s, slot.decider, action)
+    b.kind.apply(s, slot.decider, action)
+    if b.kind.over(s):
+        b.kind.rewards(s, rewards)
+        b.dones[i] = 1
+        _deal(b, i)
+    else:
+        memset(rewards, 0, b.config.players * sizeof(float))
+        b.dones[i] = 0
+    _refresh(b, i)
+
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef inline int _nth_legal(const Slot* slot, int k) noexcept nogil:
+    """The k-th (from 0) legal id of the slot's decider, in increasing order."""
+    cdef int word = 0, count
+    cdef uint64_t bits
+    while True:
+        bits = slot.legal_bits[word]
+        count = __builtin_popcountll(bits)
+        if k < count:
+            break
+        k -= count
+        word += 1
+    while k:
+        bits &= bits - 1
+        k -= 1
+    return word * 64 + __builtin_ctzll(bits)
+
+
+cdef inline double _thread_cpu() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef extern from *:
+    """
+    static inline Py_ssize_t vector_claim(Py_ssize_t* next, Py_ssize_t chunk) {
+        return __atomic_fetch_add(next, chunk, __ATOMIC_RELAXED);
+    }
+    static inline void vector_finish(Py_ssize_t* done, Py_ssize_t games) {
+        __atomic_fetch_add(done, games, __ATOMIC_RELEASE);
+    }
+    static inline Py_ssize_t vector_finished(Py_ssize_t* done) {
+        return __atomic_load_n(done, __ATOMIC_ACQUIRE);
+    }
+    static inline int vector_release(int* refs) {
+        return __atomic_sub_fetch(refs, 1, __ATOMIC_ACQ_REL);
+    }
+    """
+    Py_ssize_t vector_claim(Py_ssize_t* next, Py_ssize_t chunk) nogil
+    void vector_finish(Py_ssize_t* done, Py_ssize_t games) nogil
+    Py_ssize_t vector_finished(Py_ssize_t* done) nogil
+    int vector_release(int* refs) nogil
+
+
+cdef extern from "<sched.h>" nogil:
+    int sched_yield()
+
+
+cdef void _claim_and_work(Job* job, int index) noexcept nogil:
+    """Claims runs of CHUNK games until none is left, and steps (or samples) them."""
+    cdef Py_ssize_t i, begin, end
+    cdef Slot* slot
+    cdef double start
+    while True:
+        begin = vector_claim(&job.next, CHUNK)
+        if begin >= job.n:
+            return
+        end = begin + CHUNK if begin + CHUNK < job.n else job.n
+        start = _thread_cpu()
+        for i in range(begin, end):
+            if job.actions != NULL:
+                _step_one(job.batch, i, job.actions[i])
+            else:
+                slot = _slot(job.batch, i)
+                job.sampled[i] = _nth_legal(slot, rng_below(&slot.samples, slot.n_legal))
+        job.cpu_seconds[index] += _thread_cpu() - start
+        vector_finish(&job.done, end - begin)
+
+
+cdef void* _helper_main(void* arg) noexcept nogil:
+    cdef Helper* helper = <Helper*>arg
+    cdef Job* job = helper.job
+    _claim_and_work(job, helper.index)
+    free(helper)
+    if vector_release(&job.refs) == 0:
+        free(job)
+    return NULL
+
+
+cdef double _run(Batch* b, int threads, const int32_t* actions,
+                 int32_t* sampled) noexcept nogil:
+    """Steps (or samples) every game on this thread and threads - 1 detached helpers; all
+    take runs of CHUNK games in turn and this thread returns once every game is done, so
+    a helper the system is slow to schedule (a busy machine) leaves its share to the
+    others instead of holding the call up; one that starts late finds nothing left and
+    ends.  Each game's result depends on its own slot only, so the threads change the
+    time and nothing else.  Returns the CPU seconds spent on the games."""
+    cdef Job local
+    cdef Job* job = <Job*>calloc(1, sizeof(Job)) if threads > 1 else NULL
+    cdef Helper* helper
+    cdef pthread_t thread
+    cdef int t
+    cdef double cpu = 0
+    if job == NULL:                     # one thread (or no memory for helpers)
+        threads = 1
+        job = &local
+        memset(job, 0, sizeof(Job))
+    job.batch = b
+    job.n = b.n
+    job.actions = actions
+    job.sampled = sampled
+    job.refs = threads
+    for t in range(1, threads):
+        helper = <Helper*>malloc(sizeof(Helper))
+        if helper != NULL:
+            helper.job = job
+            helper.index = t
+            if pthread_create(&thread, NULL, _helper_main, helper) == 0:
+                pthread_detach(thread)
+                continue
+            free(helper)
+        vector_release(&job.refs)       # no thread to be had: this one does its share
+    _claim_and_work(job, 0)
+    while vector_finished(&job.done) < job.n:
+        sched_yield()                   # a helper is finishing a run it claimed
+    for t in range(threads):
+        cpu += job.cpu_seconds[t]
+    if job != &local and vector_release(&job.refs) == 0:
+        free(job)
+    return cpu
+
+
+cdef class Vector:
+    """n games of `name` for `players` seats, stepped together (see the module doc).
+
+    Buffers, written in place by reset() and step() (NumPy arrays, or your own
+    C-contiguous buffers of these types and shapes passed by keyword):
+    observations float32 (n, observation size), masks uint8 (n, n_actions),
+    rewards float32 (n, players), dones uint8 (n,), to_play int32 (n,).
+    """
+    cdef Batch b
+    cdef readonly int threads
+    cdef readonly double cpu_seconds     # CPU time spent in step() by all threads so far
+    cdef readonly str name
+    cdef readonly object observations, masks, rewards, dones, to_play
+    cdef float[:, ::1] _obs
+    cdef uint8_t[:, ::1] _masks
+    cdef float[:, ::1] _rewards
+    cdef uint8_t[::1] _dones
+    cdef int32_t[::1] _to_play
+    cdef uint64_t _seed
+    cdef bint _busy                      # a call is stepping the games (GIL released)
+
+    def __cinit__(self):
+        self.b.slots = NULL
+
+    def __init__(self, str name, int players, Py_ssize_t n, *, seed=None, int threads=1,
+                 options=None, observations=None, masks=None, rewards=None, dones=None,
+                 to_play=None):
+        import numpy as np
+        prototype = core.new_game(name, players, seed=0, options=options)  # checks them
+        if n < 1:
+            raise ValueError(f"n must be a positive number of games, got {n}")
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be from 1 to {MAX_THREADS}, got {threads}")
+        self.name = name
+        self.threads = threads
+        self._seed = fresh_seed(seed)
+        first = (options or {}).get("first_player")
+        self.b.config.players = players
+        self.b.config.first_player = -1 if first is None else first
+        if name == "cup-the-crab":
+            self.b.kind = CUPCRAB
+            self.b.kind.obs_size = cc_observation_size(players)
+        else:
+            self.b.kind = CVP
+            memcpy(self.b.config.deck, cvp_state_of(prototype).deck, CVP_KINDS)
+            self.b.config.mode = cvp_state_of(prototype).mode
+        self.b.n = n
+        self.b.slot_size = (sizeof(Slot) + self.b.kind.state_size + self.b.kind.memory_size
+                            + 63) // 64 * 64
+        self.b.slots = <char*>calloc(n, self.b.slot_size)
+        if self.b.slots == NULL:
+            raise MemoryError(f"no room for {n} games")
+        shapes = {"observations": ((n, self.b.kind.obs_size), np.float32, observations),
+                  "masks": ((n, self.b.kind.n_actions), np.uint8, masks),
+                  "rewards": ((n, players), np.float32, rewards),
+                  "dones": ((n,), np.uint8, dones), "to_play": ((n,), np.int32, to_play)}
+        arrays = {}
+        for key, (shape, dtype, given) in shapes.items():
+            arrays[key] = np.zeros(shape, dtype=dtype) if given is None else given
+            if tuple(memoryview(arrays[key]).shape) != shape:
+                raise ValueError(f"{key} must have shape {shape}, got"
+                                 f" {tuple(memoryview(arrays[key]).shape)}")
+        self.observations, self.masks, self.rewards = (
+            arrays["observations"], arrays["masks"], arrays["rewards"])
+        self.dones, self.to_play = arrays["dones"], arrays["to_play"]
+        self._obs, self._masks, self._rewards = self.observations, self.masks, self.rewards
+        self._dones, self._to_play = self.dones, self.to_play
+        self.b.observations = &self._obs[0, 0]
+        self.b.masks = &self._masks[0, 0]
+        self.b.rewards = &self._rewards[0, 0]
+        self.b.dones = &self._dones[0]
+        self.b.to_play = &self._to_play[0]
+        self.reset()
+
+    def __dealloc__(self):
+        free(self.b.slots)
+
+    @property
+    def n(self) -> int:
+        return self.b.n
+
+    @property
+    def players(self) -> int:
+        return self.b.config.players
+
+    @property
+    def observation_size(self) -> int:
+        return self.b.kind.obs_size
+
+    @property
+    def n_actions(self) -> int:
+        return self.b.kind.n_actions
+
+    def reset(self, seed=None) -> None:
+        """Deals every game again (from `seed`, else the vector's seed): the same seed
+        gives the same games and, with the same actions, the same steps."""
+        cdef Rng master
+        cdef Py_ssize_t i
+        if seed is not None:
+            self._seed = fresh_seed(seed)
+        rng_seed(&master, self._seed)
+        self._enter()
+        with nogil:
+            for i in range(self.b.n):
+                rng_seed(&_slot(&self.b, i).deals, rng_next(&master))
+                rng_seed(&_slot(&self.b, i).samples, rng_next(&master))
+                _deal(&self.b, i)
+                memset(self.b.rewards + i * self.b.config.players, 0,
+                       self.b.config.players * sizeof(float))
+                self.b.dones[i] = 0
+                _refresh(&self.b, i)
+        self._busy = False
+
+    def step(self, actions) -> None:
+        """Applies actions[i] (the decider's legal id) to game i, for every game.
+
+        ValueError, with nothing changed, if one is not legal: the masks say which are.
+        """
+        cdef const int32_t[::1] acts = _int32(actions)
+        cdef Py_ssize_t i, bad = -1
+        cdef Slot* slot
+        cdef int a
+        if acts.shape[0] != self.b.n:
+            raise ValueError(f"give one action per game: {self.b.n}, got {acts.shape[0]}")
+        self._enter()
+        with nogil:
+            for i in range(self.b.n):
+                slot = _slot(&self.b, i)
+                a = acts[i]
+                if (a < 0 or a >= self.b.kind.n_actions
+                        or not (slot.legal_bits[a >> 6] >> (a & 63)) & 1):
+                    bad = i
+                    break
+            if bad < 0:
+                self.cpu_seconds += _run(&self.b, self.threads, &acts[0], NULL)
+        self._busy = False
+        if bad >= 0:
+            raise ValueError(f"action {acts[bad]} is not legal in game {bad} for seat"
+                             f" {_slot(&self.b, bad).decider}; nothing was applied")
+
+    def sample_actions(self, out=None):
+        """A uniformly random legal action per game (int32), drawn in C on the calling
+        thread (one draw per game costs less than starting a thread)."""
+        import numpy as np
+        cdef int32_t[::1] buf
+        if out is None:
+            out = np.empty(self.b.n, dtype=np.int32)
+        buf = out
+        if buf.shape[0] != self.b.n:
+            raise ValueError(f"out must hold {self.b.n} actions, got {buf.shape[0]}")
+        self._enter()
+        with nogil:
+            _run(&self.b, 1, NULL, &buf[0])
+        self._busy = False
+        return out
+
+    cdef int _enter(self) except -1:
+        """One call at a time: the GIL is released while the games are stepped."""
+        if self._busy:
+            raise RuntimeError("this vector is in use by another thread: one call at a time")
+        self._busy = True
+        return 0
+
+    def game(self, Py_ssize_t i):
+        """A copy of game i as a core GameState (for checks and tools)."""
+        if not 0 <= i < self.b.n:
+            raise IndexError(f"game index must be from 0 to {self.b.n - 1}, got {i}")
+        state = core.new_game(self.name, self.b.config.players, seed=0)
+        target = <void*>cc_state_of(state) if self.name == "cup-the-crab" \
+            else <void*>cvp_state_of(state)
+        memcpy(target, _state(&self.b, _slot(&self.b, i)), self.b.kind.state_size)
+        return state
+
+
+cdef const int32_t[::1] _int32(actions):
+    try:
+        return actions
+    except (ValueError, TypeError):
+        import numpy as np
+        return np.ascontiguousarray(actions, dtype=np.int32)
