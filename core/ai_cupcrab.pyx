@@ -14,7 +14,7 @@ from core.rng cimport Rng
 from core.cupcrab cimport (CCState, CC_CUP_KINDS, CC_KINDS, CC_MAX_LEGAL, CC_MAX_PLAYERS,
                            CC_N_ACTIONS, CC_CARDS_PER_SEAT, PHASE_OVER, PHASE_PLAY,
                            PHASE_SELECT, cc_apply_action, cc_determinize_within,
-                           cc_legal_actions, cc_random_playout, cc_state_of)
+                           cc_legal_actions, cc_random_playout, cc_state_of, cc_winners)
 from core.ismcts cimport GameVTable
 
 import struct
@@ -65,19 +65,10 @@ cdef void _playout(void* s, Rng* rng) noexcept nogil:
 
 cdef void _rewards(const void* s, double* out) noexcept nogil:
     """1 for the winner, a shared victory split, 0 otherwise (ruling C9)."""
-    cdef const CCState* st = <const CCState*>s
-    cdef int keys[CC_MAX_PLAYERS]
-    cdef int seat, kind, best = -1, winners = 0
-    for seat in range(st.players):
-        keys[seat] = st.seats[seat].score * 128
-        for kind in range(CC_CUP_KINDS):
-            keys[seat] += st.seats[seat].score_pile[kind]
-        if keys[seat] > best:
-            best = keys[seat]
-    for seat in range(st.players):
-        winners += keys[seat] == best
-    for seat in range(st.players):
-        out[seat] = 1.0 / winners if keys[seat] == best else 0.0
+    cdef bint won[CC_MAX_PLAYERS]
+    cdef int seat, winners = cc_winners(<const CCState*>s, won)
+    for seat in range((<const CCState*>s).players):
+        out[seat] = 1.0 / winners if won[seat] else 0.0
 
 
 cdef GameVTable VTABLE

@@ -85,6 +85,10 @@ cdef void cc_apply_action(CCState* s, int seat, int action) noexcept nogil
 # ends as cc_apply_action would leave it after the same moves.
 cdef int cc_random_playout(CCState* s, Rng* rng) noexcept nogil
 
+# The winners of a finished game by ruling C9 (most points, then most Cups): sets won[seat]
+# for each seat and returns how many share the victory.  For the AI's and learners' rewards.
+cdef int cc_winners(const CCState* s, bint* won) noexcept nogil
+
 
 # Added for the AI (core/ismcts.pyx, core/ai_cupcrab.pyx): sampling what a seat cannot see.
 # cc_determinize keeps everything `seat` can see (the public table, counts and piles, its

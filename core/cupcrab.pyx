@@ -472,6 +472,19 @@ cdef inline void _random_turn(CCState* s, PlayoutTable* t, int seat, PlayoutSeat
     _lay(s, t, seat, _free_slot(s) if target == CC_NEW_STACK else target, kind)
 
 
+cdef int cc_winners(const CCState* s, bint* won) noexcept nogil:
+    cdef int keys[CC_MAX_PLAYERS]
+    cdef int seat, best = -1, winners = 0
+    for seat in range(s.players):
+        keys[seat] = s.seats[seat].score * 128 + _cups_in(&s.seats[seat])  # 70 Cups in all
+        if keys[seat] > best:
+            best = keys[seat]
+    for seat in range(s.players):
+        won[seat] = keys[seat] == best
+        winners += won[seat]
+    return winners
+
+
 cdef int cc_random_playout(CCState* s, Rng* rng) noexcept nogil:
     """Plays the random policy above to the end; returns the number of moves made.
 
@@ -1252,17 +1265,12 @@ cdef int _tally(const CCState* s, double* score_sum, double* win_sum,
                 double* discards) noexcept nogil:
     """Adds one finished game: scores, wins (a shared victory is split), discards.
     Returns the number of winners."""
-    cdef int seat, best = -1, winners = 0, key
-    cdef int keys[CC_MAX_PLAYERS]
+    cdef bint won[CC_MAX_PLAYERS]
+    cdef int seat, winners = cc_winners(s, won)
     for seat in range(s.players):
-        keys[seat] = s.seats[seat].score * 128 + _cups_in(&s.seats[seat])
-        best = keys[seat] if keys[seat] > best else best
         score_sum[seat] += s.seats[seat].score
         discards[0] += s.seats[seat].discards
-    for seat in range(s.players):
-        winners += keys[seat] == best
-    for seat in range(s.players):
-        if keys[seat] == best:
+        if won[seat]:
             win_sum[seat] += 1.0 / winners
     return winners
 

@@ -28,7 +28,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_THREAD_CPUTIME_ID
 from core.rng cimport Rng, rng_next, rng_seed, rng_below
 from core.cupcrab cimport (CCState, CC_N_ACTIONS, CC_MAX_LEGAL, CC_MAX_PLAYERS, CC_CUP_KINDS,
                            PHASE_OVER, cc_deal, cc_legal_actions, cc_apply_action,
-                           cc_state_of)
+                           cc_state_of, cc_winners)
 from core.cvp cimport (CvpState, CVP_KINDS, CVP_N_ACTIONS, PH_OVER,
                        cvp_deal, cvp_legal_actions, cvp_apply_action, cvp_state_of)
 from core.obs_cupcrab cimport (CCMemory, cc_observation_size, ccm_reset, ccm_record,
@@ -110,19 +110,10 @@ cdef bint _cc_over(const void* s) noexcept nogil:
 
 cdef void _cc_rewards(const void* s, float* out) noexcept nogil:
     """1 for the winner, 1/k for a victory shared by k, 0 otherwise (ruling C9)."""
-    cdef const CCState* st = <const CCState*>s
-    cdef int keys[CC_MAX_PLAYERS]
-    cdef int seat, kind, best = -1, winners = 0
-    for seat in range(st.players):
-        keys[seat] = st.seats[seat].score * 128
-        for kind in range(CC_CUP_KINDS):
-            keys[seat] += st.seats[seat].score_pile[kind]
-        if keys[seat] > best:
-            best = keys[seat]
-    for seat in range(st.players):
-        winners += keys[seat] == best
-    for seat in range(st.players):
-        out[seat] = 1.0 / winners if keys[seat] == best else 0.0
+    cdef bint won[CC_MAX_PLAYERS]
+    cdef int seat, winners = cc_winners(<const CCState*>s, won)
+    for seat in range((<const CCState*>s).players):
+        out[seat] = 1.0 / winners if won[seat] else 0.0
 
 cdef void _cc_observe(const void* s, const void* m, int seat, float* out) noexcept nogil:
     cc_write_observation(<const CCState*>s, <const CCMemory*>m, seat, out)
