@@ -204,7 +204,7 @@ def test_a_player_whose_clock_runs_out_sees_the_forfeit_in_words(web, browser):
     page = open_page(browser, f"{web.url}/play#/join/{created['id']}/0")
     page.locator("input[name=name]").fill("Ana")
     page.locator("[data-key=join]").click()
-    clock = page.locator(".seat.to-move .clock")
+    clock = page.locator(".seat.me.to-move .clock")
     clock.wait_for()
     assert clock.inner_text() in ("0:02", "0:01", "0:00")
     page.wait_for_selector(".end .ranking")
