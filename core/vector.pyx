@@ -13,11 +13,12 @@ others selected).  `observations[i]` is what `to_play[i]` may know (core/obs_cup
 core/obs_cvp.pyx, docs/rl.md) and `masks[i]` its legal actions.  When a game ends,
 `rewards[i]` holds every seat's reward (1 a win, 1/k a victory shared by k, 0 a loss),
 `dones[i]` is set, and the game is dealt again at once (its observation is then the new
-game's first decision).  Steps run in C with the GIL released, on `threads` POSIX threads
-started per call and detached (nothing is kept between calls, so a process may fork);
-the threads take runs of 64 games in turn, so one the system is slow to schedule leaves
-its share to the others.  Starting a thread costs tens of microseconds: threads pay off
-from about a thousand games per thread and call.
+game's first decision).  Steps run in C with the GIL released, on the calling thread and
+`threads - 1` POSIX threads that the vector keeps asleep between calls: a thread started
+while the caller works waits for the scheduler to move it to a free core (about 0.6 ms
+measured here, as long as stepping a thousand games), a sleeping one wakes in about
+20 us.  A forked child starts its own threads at its first step.  The threads take runs
+of 64 games in turn, so one the system is slow to schedule leaves its share to the others.
 """
 
 from libc.stdint cimport uint8_t, uint16_t, uint64_t, int32_t
@@ -42,9 +43,25 @@ import core
 
 cdef extern from "<pthread.h>" nogil:
     ctypedef unsigned long pthread_t
+    ctypedef struct pthread_mutex_t:
+        pass
+    ctypedef struct pthread_cond_t:
+        pass
     int pthread_create(pthread_t* thread, const void* attr,
                        void* (*start)(void*) noexcept nogil, void* arg)
-    int pthread_detach(pthread_t thread)
+    int pthread_join(pthread_t thread, void** retval)
+    int pthread_mutex_init(pthread_mutex_t* mutex, const void* attr)
+    int pthread_mutex_destroy(pthread_mutex_t* mutex)
+    int pthread_mutex_lock(pthread_mutex_t* mutex)
+    int pthread_mutex_unlock(pthread_mutex_t* mutex)
+    int pthread_cond_init(pthread_cond_t* cond, const void* attr)
+    int pthread_cond_destroy(pthread_cond_t* cond)
+    int pthread_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mutex)
+    int pthread_cond_broadcast(pthread_cond_t* cond)
+
+
+cdef extern from "<unistd.h>" nogil:
+    int getpid()
 
 
 cdef enum:
@@ -181,20 +198,31 @@ CVP.observe = _cvp_observe
 
 # -- the batch ----------------------------------------------------------------------------
 
-# What one thread does to games [begin, end) of a vector.
+# One call's work: every game of a vector stepped (or sampled) once.
 ctypedef struct Job:
     Batch* batch
-    Py_ssize_t n                       # games, copied here: a late helper reads no batch
+    Py_ssize_t n
     Py_ssize_t next                    # the first game no thread has claimed yet
-    Py_ssize_t done                    # games finished
-    int refs                           # threads still holding the job (the last frees it)
+    int active                         # helpers working on the job now
     const int32_t* actions             # step: one action per game; NULL: sample_actions
     int32_t* sampled
     double cpu_seconds[MAX_THREADS]    # CPU time each thread spent on its games
 
 
+# The helper threads of a vector, asleep on `wake` between jobs.
+ctypedef struct Pool:
+    pthread_mutex_t lock
+    pthread_cond_t wake
+    unsigned long generation           # bumped for each job offered
+    Job* job                           # the job on offer; NULL between calls
+    bint stop
+    int started                        # helpers running
+    int pid                            # the process they run in
+    pthread_t helpers[MAX_THREADS]
+
+
 ctypedef struct Helper:
-    Job* job
+    Pool* pool
     int index
 
 
@@ -298,20 +326,16 @@ cdef extern from *:
     static inline Py_ssize_t vector_claim(Py_ssize_t* next, Py_ssize_t chunk) {
         return __atomic_fetch_add(next, chunk, __ATOMIC_RELAXED);
     }
-    static inline void vector_finish(Py_ssize_t* done, Py_ssize_t games) {
-        __atomic_fetch_add(done, games, __ATOMIC_RELEASE);
+    static inline void vector_leave(int* active) {
+        __atomic_sub_fetch(active, 1, __ATOMIC_RELEASE);
     }
-    static inline Py_ssize_t vector_finished(Py_ssize_t* done) {
-        return __atomic_load_n(done, __ATOMIC_ACQUIRE);
-    }
-    static inline int vector_release(int* refs) {
-        return __atomic_sub_fetch(refs, 1, __ATOMIC_ACQ_REL);
+    static inline int vector_active(int* active) {
+        return __atomic_load_n(active, __ATOMIC_ACQUIRE);
     }
     """
     Py_ssize_t vector_claim(Py_ssize_t* next, Py_ssize_t chunk) nogil
-    void vector_finish(Py_ssize_t* done, Py_ssize_t games) nogil
-    Py_ssize_t vector_finished(Py_ssize_t* done) nogil
-    int vector_release(int* refs) nogil
+    void vector_leave(int* active) nogil
+    int vector_active(int* active) nogil
 
 
 cdef extern from "<sched.h>" nogil:
@@ -336,59 +360,104 @@ cdef void _claim_and_work(Job* job, int index) noexcept nogil:
                 slot = _slot(job.batch, i)
                 job.sampled[i] = _nth_legal(slot, rng_below(&slot.samples, slot.n_legal))
         job.cpu_seconds[index] += _thread_cpu() - start
-        vector_finish(&job.done, end - begin)
 
 
 cdef void* _helper_main(void* arg) noexcept nogil:
-    cdef Helper* helper = <Helper*>arg
-    cdef Job* job = helper.job
-    _claim_and_work(job, helper.index)
-    free(helper)
-    if vector_release(&job.refs) == 0:
-        free(job)
+    """A helper's life: asleep until a job is offered, then claims runs of its games."""
+    cdef Pool* pool = (<Helper*>arg).pool
+    cdef int index = (<Helper*>arg).index
+    cdef unsigned long seen = 0         # the pool starts at generation 0, before any job
+    cdef Job* job
+    free(arg)
+    pthread_mutex_lock(&pool.lock)
+    while True:
+        while pool.generation == seen and not pool.stop:
+            pthread_cond_wait(&pool.wake, &pool.lock)
+        if pool.stop:
+            break
+        seen = pool.generation
+        job = pool.job
+        if job == NULL:                 # woken after that job's call had ended
+            continue
+        job.active += 1                 # under the lock: the caller waits for it to leave
+        pthread_mutex_unlock(&pool.lock)
+        _claim_and_work(job, index)
+        vector_leave(&job.active)
+        pthread_mutex_lock(&pool.lock)
+    pthread_mutex_unlock(&pool.lock)
     return NULL
 
 
-cdef double _run(Batch* b, int threads, const int32_t* actions,
-                 int32_t* sampled) noexcept nogil:
-    """Steps (or samples) every game on this thread and threads - 1 detached helpers; all
-    take runs of CHUNK games in turn and this thread returns once every game is done, so
-    a helper the system is slow to schedule (a busy machine) leaves its share to the
-    others instead of holding the call up; one that starts late finds nothing left and
-    ends.  Each game's result depends on its own slot only, so the threads change the
-    time and nothing else.  Returns the CPU seconds spent on the games."""
-    cdef Job local
-    cdef Job* job = <Job*>calloc(1, sizeof(Job)) if threads > 1 else NULL
+cdef Pool* _pool_start(int helpers) noexcept nogil:
+    """A pool of up to `helpers` threads (NULL if none could be had)."""
+    cdef Pool* pool = <Pool*>calloc(1, sizeof(Pool))
     cdef Helper* helper
-    cdef pthread_t thread
+    if pool == NULL:
+        return NULL
+    pthread_mutex_init(&pool.lock, NULL)
+    pthread_cond_init(&pool.wake, NULL)
+    pool.pid = getpid()
+    while pool.started < helpers:
+        helper = <Helper*>malloc(sizeof(Helper))
+        if helper == NULL:
+            break
+        helper.pool = pool
+        helper.index = pool.started + 1
+        if pthread_create(&pool.helpers[pool.started], NULL, _helper_main, helper) != 0:
+            free(helper)
+            break
+        pool.started += 1
+    if pool.started == 0:
+        _pool_stop(pool)
+        return NULL
+    return pool
+
+
+cdef void _pool_stop(Pool* pool) noexcept nogil:
+    """Wakes the helpers to end, joins them and frees the pool."""
+    cdef int t
+    pthread_mutex_lock(&pool.lock)
+    pool.stop = True
+    pthread_cond_broadcast(&pool.wake)
+    pthread_mutex_unlock(&pool.lock)
+    for t in range(pool.started):
+        pthread_join(pool.helpers[t], NULL)
+    pthread_cond_destroy(&pool.wake)
+    pthread_mutex_destroy(&pool.lock)
+    free(pool)
+
+
+cdef double _run(Batch* b, Pool* pool, const int32_t* actions,
+                 int32_t* sampled) noexcept nogil:
+    """Steps (or samples) every game on this thread and the pool's helpers (none if
+    pool is NULL); all take runs of CHUNK games in turn, so a helper the system is slow
+    to wake (a busy machine) leaves its share to the others instead of holding the call
+    up: this thread waits only for helpers in the middle of a run.  Each game's result
+    depends on its own slot only, so the threads change the time and nothing else.
+    Returns the CPU seconds spent on the games."""
+    cdef Job job
     cdef int t
     cdef double cpu = 0
-    if job == NULL:                     # one thread (or no memory for helpers)
-        threads = 1
-        job = &local
-        memset(job, 0, sizeof(Job))
+    memset(&job, 0, sizeof(Job))
     job.batch = b
     job.n = b.n
     job.actions = actions
     job.sampled = sampled
-    job.refs = threads
-    for t in range(1, threads):
-        helper = <Helper*>malloc(sizeof(Helper))
-        if helper != NULL:
-            helper.job = job
-            helper.index = t
-            if pthread_create(&thread, NULL, _helper_main, helper) == 0:
-                pthread_detach(thread)
-                continue
-            free(helper)
-        vector_release(&job.refs)       # no thread to be had: this one does its share
-    _claim_and_work(job, 0)
-    while vector_finished(&job.done) < job.n:
-        sched_yield()                   # a helper is finishing a run it claimed
-    for t in range(threads):
+    if pool != NULL:
+        pthread_mutex_lock(&pool.lock)
+        pool.job = &job
+        pool.generation += 1
+        pthread_cond_broadcast(&pool.wake)
+        pthread_mutex_unlock(&pool.lock)
+    _claim_and_work(&job, 0)
+    if pool != NULL:
+        pthread_mutex_lock(&pool.lock)
+        pool.job = NULL                 # no helper joins from now on
+        pthread_mutex_unlock(&pool.lock)
+        while vector_active(&job.active) > 0:
+            sched_yield()               # a helper is finishing a run it claimed
+    for t in range(MAX_THREADS):
         cpu += job.cpu_seconds[t]
-    if job != &local and vector_release(&job.refs) == 0:
-        free(job)
     return cpu
 
 
@@ -401,6 +470,7 @@ cdef class Vector:
     rewards float32 (n, players), dones uint8 (n,), to_play int32 (n,).
     """
     cdef Batch b
+    cdef Pool* _pool                     # the helper threads, started by the first step
     cdef readonly int threads
     cdef readonly double cpu_seconds     # CPU time spent in step() by all threads so far
     cdef readonly str name
@@ -415,6 +485,7 @@ cdef class Vector:
 
     def __cinit__(self):
         self.b.slots = NULL
+        self._pool = NULL
 
     def __init__(self, str name, int players, Py_ssize_t n, *, seed=None, int threads=1,
                  options=None, observations=None, masks=None, rewards=None, dones=None,
@@ -467,7 +538,17 @@ cdef class Vector:
         self.reset()
 
     def __dealloc__(self):
-        free(self.b.slots)
+        if self._pool != NULL and self._pool.pid == getpid():
+            with nogil:
+                _pool_stop(self._pool)
+        free(self.b.slots)  # (a forked child's copy of a pool has no threads: left alone)
+
+    cdef Pool* _helpers(self) noexcept nogil:
+        """The pool for this process, started at its first step (in a forked child too,
+        whose copy of the parent's pool has no threads)."""
+        if self.threads > 1 and (self._pool == NULL or self._pool.pid != getpid()):
+            self._pool = _pool_start(self.threads - 1)
+        return self._pool
 
     @property
     def n(self) -> int:
@@ -526,15 +607,16 @@ cdef class Vector:
                     bad = i
                     break
             if bad < 0:
-                self.cpu_seconds += _run(&self.b, self.threads, &acts[0], NULL)
+                self.cpu_seconds += _run(&self.b, self._helpers(), &acts[0], NULL)
         self._busy = False
         if bad >= 0:
             raise ValueError(f"action {acts[bad]} is not legal in game {bad} for seat"
                              f" {_slot(&self.b, bad).decider}; nothing was applied")
 
     def sample_actions(self, out=None):
-        """A uniformly random legal action per game (int32), drawn in C on the calling
-        thread (one draw per game costs less than starting a thread)."""
+        """A uniformly random legal action per game (int32), drawn in C by the vector's
+        threads (each game's draws come from its own generator: the threads change the
+        time and nothing else)."""
         import numpy as np
         cdef int32_t[::1] buf
         if out is None:
@@ -544,7 +626,7 @@ cdef class Vector:
             raise ValueError(f"out must hold {self.b.n} actions, got {buf.shape[0]}")
         self._enter()
         with nogil:
-            _run(&self.b, 1, NULL, &buf[0])
+            _run(&self.b, self._helpers(), NULL, &buf[0])
         self._busy = False
         return out
 

@@ -1,5 +1,6 @@
 """core.rl.Vector: N games stepped in C write exactly what the Python path computes."""
 
+import os
 import numpy as np
 import pytest
 
@@ -56,6 +57,41 @@ def test_threads_step_exactly_like_one(threads):
         two.step(actions)
         for a, b in zip(buffers(one), buffers(two)):
             assert np.array_equal(a, b)
+
+
+def native_threads() -> int:
+    return len(os.listdir("/proc/self/task"))
+
+
+def test_a_vector_keeps_its_helper_threads_between_steps_and_ends_them_when_deleted():
+    before = native_threads()
+    vec = core.rl.Vector("cup-the-crab", 2, 256, seed=1, threads=3)
+    assert native_threads() == before                   # none until the first step
+    for _ in range(5):
+        vec.step(vec.sample_actions())
+        assert native_threads() == before + 2
+    del vec
+    assert native_threads() == before
+
+
+def test_a_forked_child_steps_on_threads_of_its_own_exactly_as_its_parent():
+    vec = core.rl.Vector("cup-the-crab", 2, 256, seed=4, threads=2)
+    vec.step(vec.sample_actions())                      # the parent's helpers are running
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:                                      # the child: its own helpers
+        try:
+            vec.step(vec.sample_actions())
+            os.write(write, vec.observations.tobytes()[:4096] + bytes([native_threads()]))
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        sent = pipe.read()
+    os.waitpid(child, 0)
+    vec.step(vec.sample_actions())
+    assert sent[:-1] == vec.observations.tobytes()[:4096]
+    assert sent[-1] == 2                                # the child's main thread and a helper
 
 
 def test_the_games_follow_the_actions_whoever_chose_them():
