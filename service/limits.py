@@ -2,21 +2,26 @@
 
 Creating games and joining them are limited per client address
 (RATE_LIMIT_CREATES_PER_MINUTE); moves and suggestions per seat token
-(RATE_LIMIT_MOVES_PER_SECOND). Each budget is a GCRA cell in the store (one small script
-per request in Redis, keyed `rl:{<kind>:<who>}`, its own cluster slot, expiring by
-itself): a smooth rate with bursts up to the limit. Over budget: 429 problem+json with
+(RATE_LIMIT_MOVES_PER_SECOND). Each budget is a GCRA cell in the store, expiring by
+itself: a smooth rate with bursts up to the limit. Over budget: 429 problem+json with
 Retry-After; every limited response carries the RateLimit headers.
+
+An address's budget is spent here, before the handler, by one small script keyed
+`rl:{<kind>:<address>}` (its own cluster slot). A seat's budget lives beside its game
+(a token works on one game only), so this middleware hands it to the handler as a
+SeatBudget and the store spends it in the same round trip as it reads the game: a move
+costs no Redis call more for being limited.
 """
 
 import hashlib
 import ipaddress
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.problems import problem_bytes
-from service.store import Allowance, Store, StoreUnavailable
+from service.bodies.common import problem_bytes
+from service.store import Allowance, RateBudget, Store, StoreUnavailable
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -27,6 +32,48 @@ class Limit:
     limit: int       # requests per period; 0 turns the limit off
     period_ms: int
     per_token: bool  # the seat's token names the budget, else the client's address
+
+    def refusal(self, allowance: Allowance) -> tuple[int, str]:
+        """Retry-After's seconds and the problem's detail for a request over budget."""
+        seconds = -(-allowance.retry_after_ms // 1000)
+        per = "minute" if self.period_ms == 60_000 else f"{self.period_ms / 1000:g} s"
+        who = "seat" if self.per_token else "client address"
+        return seconds, (f"too many {self.kind} from this {who}: {self.limit} per {per};"
+                         f" retry in {seconds} s")
+
+
+class RateLimited(Exception):
+    """A request over its seat's budget, found by the store with the game's read."""
+
+    def __init__(self, limit: Limit, allowance: Allowance) -> None:
+        self.retry_after, detail = limit.refusal(allowance)
+        super().__init__(detail)
+
+
+@dataclass
+class SeatBudget:
+    """A seat's budget for this request, left by the middleware for the handler to spend
+    with the game's read; what the store answered fills the response's headers."""
+    limit: Limit
+    budget: RateBudget
+    allowance: Allowance | None = None  # set once spent
+
+    def settle(self, allowance: Allowance) -> None:
+        """Records the store's answer; RateLimited if the request does not fit."""
+        self.allowance = allowance
+        if not allowance.allowed:
+            raise RateLimited(self.limit, allowance)
+
+    def headers(self) -> list[tuple[bytes, bytes]]:
+        return [] if self.allowance is None else _headers(self.limit, self.allowance)
+
+
+_SEAT_BUDGET = "service.seat_budget"  # its key in the ASGI scope's state
+
+
+def seat_budget(scope: Scope) -> SeatBudget | None:
+    """The seat's budget the middleware left for this request's handler, if any."""
+    return scope.get("state", {}).get(_SEAT_BUDGET)
 
 
 # (method, route template) -> which budget a request spends.
@@ -87,6 +134,13 @@ class RateLimits:
             if limit is None:
                 await app(scope, receive, send)
                 return
+            token = _bearer(scope) if limit.per_token else None
+            if token is not None:  # the handler's store call spends it
+                deferred = SeatBudget(limit, RateBudget(_hashed(token), limit.period_ms,
+                                                    limit.limit))
+                scope.setdefault("state", {})[_SEAT_BUDGET] = deferred
+                await app(scope, receive, _with_headers(send, deferred.headers))
+                return
             try:
                 allowance = await self.store.spend(self._key(scope, limit), limit.period_ms,
                                                    limit.limit)
@@ -97,7 +151,7 @@ class RateLimits:
             if not allowance.allowed:
                 await _refuse(scope, send, limit, allowance, headers)
                 return
-            await app(scope, receive, _with_headers(send, headers))
+            await app(scope, receive, _with_headers(send, lambda: headers))
         return limited
 
     def _limit_of(self, scope: Scope) -> Limit | None:
@@ -108,10 +162,11 @@ class RateLimits:
         return limit if limit is not None and limit.limit > 0 else None
 
     def _key(self, scope: Scope, limit: Limit) -> str:
-        token = _bearer(scope) if limit.per_token else None
-        who = hashlib.sha256(token.encode()).hexdigest()[:32] if token else \
-            client_address(scope, self.trusted)
-        return f"rl:{{{limit.kind}:{who}}}"
+        return f"rl:{{{limit.kind}:{client_address(scope, self.trusted)}}}"
+
+
+def _hashed(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
 def _headers(limit: Limit, allowance: Allowance) -> list[tuple[bytes, bytes]]:
@@ -122,22 +177,20 @@ def _headers(limit: Limit, allowance: Allowance) -> list[tuple[bytes, bytes]]:
             (b"ratelimit-policy", f"{limit.limit};w={window}".encode())]
 
 
-def _with_headers(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
+def _with_headers(send: Send, headers: Callable[[], list[tuple[bytes, bytes]]]) -> Send:
+    """send, adding headers() to the response's start (called then: a handler may have
+    spent the budget meanwhile)."""
     async def sending(message: Message) -> None:
         if message["type"] == "http.response.start":
-            message = {**message, "headers": [*message.get("headers", []), *headers]}
+            message = {**message, "headers": [*message.get("headers", []), *headers()]}
         await send(message)
     return sending
 
 
 async def _refuse(scope: Scope, send: Send, limit: Limit, allowance: Allowance,
                   headers: list[tuple[bytes, bytes]]) -> None:
-    seconds = -(-allowance.retry_after_ms // 1000)
-    per = "minute" if limit.period_ms == 60_000 else f"{limit.period_ms / 1000:g} s"
-    who = "seat" if limit.per_token else "client address"
-    body = problem_bytes(429, "rate-limited", scope["path"],
-                         f"too many {limit.kind} from this {who}: {limit.limit} per {per};"
-                         f" retry in {seconds} s")
+    seconds, detail = limit.refusal(allowance)
+    body = problem_bytes(429, "rate-limited", scope["path"], detail)
     await send({"type": "http.response.start", "status": 429, "headers": [
         (b"content-type", b"application/problem+json"),
         (b"content-length", str(len(body)).encode()),

@@ -7,14 +7,14 @@ only that the fault is ours (the traceback goes to the server's log).
 import logging
 from typing import Any
 
-import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
 from core import InvalidState
-from service.bodies.common import Problem
+from service.bodies.common import TITLES, Problem
 from service.robots import AIBusy, BudgetRefused, NotYourTurn
 from service.drain import Draining
+from service.limits import RateLimited
 from service.lobby import BadCursor, NoSuchSeat, SeatUnavailable
 from service.sessions import (GameNotFound, IdempotencyMismatch, InvalidGame, MoveRejected,
                               NotStarted, Unauthorized, VersionConflict)
@@ -23,10 +23,6 @@ from service.store import StoreUnavailable
 log = logging.getLogger("service.errors")
 
 MEDIA_TYPE = "application/problem+json"
-TITLES = {400: "Bad request", 401: "Unauthorized", 404: "Not found",
-          405: "Method not allowed", 409: "Conflict", 413: "Request body too large",
-          422: "Unprocessable request", 429: "Too many requests", 500: "Internal error",
-          503: "Service unavailable"}
 
 
 def problem(request: Request, status: int, slug: str, detail: str,
@@ -34,12 +30,6 @@ def problem(request: Request, status: int, slug: str, detail: str,
     body = Problem(type=f"/problems/{slug}", title=TITLES.get(status, "Error"), status=status,
                    detail=detail, instance=request.url.path, **extensions)
     return Response(body, status_code=status, media_type=MEDIA_TYPE, headers=headers)
-
-
-def problem_bytes(status: int, slug: str, instance: str, detail: str) -> bytes:
-    """A problem's body, for the middleware that answers before any handler runs."""
-    return msgspec.json.encode(Problem(type=f"/problems/{slug}", title=TITLES[status],
-                                       status=status, detail=detail, instance=instance))
 
 
 def _validation(request: Request, exc: ValidationException) -> Response:
@@ -113,6 +103,8 @@ HANDLERS = {
     SeatUnavailable: lambda r, e: problem(r, 409, e.slug, str(e)),
     NoSuchSeat: lambda r, e: problem(r, 422, "no-such-seat", str(e)),
     BadCursor: lambda r, e: problem(r, 422, "invalid-cursor", str(e)),
+    RateLimited: lambda r, e: problem(r, 429, "rate-limited", str(e),
+                                      headers={"Retry-After": str(e.retry_after)}),
     StoreUnavailable: _store_unavailable,
     InvalidState: _corrupt,
     Exception: _internal,

@@ -16,6 +16,7 @@ import msgspec
 
 import core
 from service.deadlines import Deadlines
+from service.limits import SeatBudget
 from service.meta import Clock, Meta
 from service.schemas import Budget, CreateGame, MoveRequest
 from service.store import Commit, GameRecord, Store
@@ -134,8 +135,12 @@ class Sessions:
         session.state = state  # already decoded
         return game_id, session
 
-    async def load(self, game_id: str) -> Session:
-        return self.session(game_id, await self.store.load(game_id))
+    async def load(self, game_id: str, budget: SeatBudget | None = None) -> Session:
+        """The game; with a seat's budget, spent in the same round trip (RateLimited if
+        the request does not fit)."""
+        if budget is None:
+            return self.session(game_id, await self.store.load(game_id))
+        return (await self._load_for_move(game_id, None, budget))[0]
 
     @staticmethod
     def session(game_id: str, record: GameRecord | None) -> Session:
@@ -212,16 +217,19 @@ class Sessions:
     # -- moves ------------------------------------------------------------------
 
     async def play(self, game_id: str, token: str | None, request: MoveRequest,
-                   idempotency_key: str | None) -> tuple[dict[str, Any], Meta]:
-        """Applies one move for the token's seat; that seat's new view, and the game's meta."""
+                   idempotency_key: str | None, budget: SeatBudget | None = None
+                   ) -> tuple[dict[str, Any], Meta]:
+        """Applies one move for the token's seat; that seat's new view, and the game's meta.
+        The seat's budget, if any, is spent with the game's first read."""
         if token is None:
             raise Unauthorized("moves need the seat's token: Authorization: Bearer <token>")
         # Keys are scoped by token, i.e. by seat, and known before the game is loaded.
         replay_key = None if idempotency_key is None else f"{_hash(token)}:{idempotency_key}"
         move = request.move  # its form is checked by core, whose messages say what is wrong
         fingerprint = None if replay_key is None else self._fingerprint(move, request)
-        for _ in range(MAX_COMMIT_ATTEMPTS):
-            session, replayed = await self._load_for_move(game_id, replay_key)
+        for attempt in range(MAX_COMMIT_ATTEMPTS):
+            session, replayed = await self._load_for_move(
+                game_id, replay_key, budget if attempt == 0 else None)
             seat = self.seat_of(session, token)
             if replayed is not None:
                 return self._replayed(replayed, fingerprint), session.meta
@@ -301,8 +309,13 @@ class Sessions:
             await self.deadlines.arm(pending.game_id, version, deadline)
         return done
 
-    async def _load_for_move(self, game_id: str,
-                             replay_key: str | None) -> tuple[Session, bytes | None]:
+    async def _load_for_move(self, game_id: str, replay_key: str | None,
+                             budget: SeatBudget | None) -> tuple[Session, bytes | None]:
+        if budget is not None:
+            allowance, record, replayed = await self.store.load_spending(
+                game_id, budget.budget, replay_key)
+            budget.settle(allowance)
+            return self.session(game_id, record), replayed
         if replay_key is None:
             return await self.load(game_id), None
         record, replayed = await self.store.load_with_replay(game_id, replay_key)

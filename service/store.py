@@ -77,6 +77,15 @@ def gcra(tat: float, now: float, period_ms: int, limit: int) -> tuple[Allowance,
 
 
 @dataclass(frozen=True)
+class RateBudget:
+    """A rate limit's budget kept beside one game (in its cluster slot), so that the store
+    spends it in the same round trip as it reads the game: a seat's moves."""
+    name: str        # whose budget within the game, e.g. a hash of the seat's token
+    period_ms: int
+    limit: int       # requests per period, at most limit in a burst
+
+
+@dataclass(frozen=True)
 class Commit:
     """One change: the new record's state and metadata, its log entry, and the
     idempotency record if any."""
@@ -94,6 +103,11 @@ class Store(Protocol):
     async def load_with_replay(self, game_id: str,
                                idempotency_key: str) -> tuple[GameRecord | None, bytes | None]:
         """The record and the stored response for this idempotency key, in one round trip."""
+    async def load_spending(self, game_id: str, budget: RateBudget, idempotency_key: str | None
+                            ) -> tuple[Allowance, GameRecord | None, bytes | None]:
+        """Takes one request from the game's budget and, if it fits, reads the game and
+        the stored response for idempotency_key, in one round trip; (refusal, None, None)
+        if it does not fit."""
     async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
         """Applies commit if the game is at expected_version; False if it moved on."""
     async def history(self, game_id: str) -> list[bytes]: ...
@@ -160,6 +174,16 @@ class MemoryStore:
                                idempotency_key: str) -> tuple[GameRecord | None, bytes | None]:
         item = self._live(game_id)
         return (None, None) if item is None else (item[1], item[3].get(idempotency_key))
+
+    async def load_spending(self, game_id: str, budget: RateBudget, idempotency_key: str | None
+                            ) -> tuple[Allowance, GameRecord | None, bytes | None]:
+        allowance = await self.spend(f"{game_id}:{budget.name}", budget.period_ms, budget.limit)
+        if not allowance.allowed:
+            return allowance, None, None
+        item = self._live(game_id)
+        if item is None:
+            return allowance, None, None
+        return allowance, item[1], None if idempotency_key is None else item[3].get(idempotency_key)
 
     async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
         item = self._live(game_id)
@@ -256,20 +280,38 @@ return 1
 """
 
 
-# KEYS: the budget's key. ARGV: period (ms), limit. Redis' own clock, so every replica
-# counts alike. Returns allowed (0/1), remaining, retry after (ms), reset (ms): see gcra().
-_SPEND = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
-local interval = tonumber(ARGV[1]) / tonumber(ARGV[2])
-local tolerance = tonumber(ARGV[1]) - interval
-local tat = math.max(tonumber(redis.call('GET', KEYS[1]) or now), now)
-if tat - now > tolerance then
-  return {0, 0, math.floor(tat - now - tolerance) + 1, math.floor(tat - now)}
+# spend(key, period ms, limit): GCRA on Redis' own clock, so every replica counts alike.
+# Returns allowed (0/1), remaining, retry after (ms), reset (ms): see gcra() above.
+_GCRA = """
+local function spend(key, period, limit)
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+  local interval = period / limit
+  local tolerance = period - interval
+  local tat = math.max(tonumber(redis.call('GET', key) or now), now)
+  if tat - now > tolerance then
+    return {0, 0, math.floor(tat - now - tolerance) + 1, math.floor(tat - now)}
+  end
+  tat = tat + interval
+  redis.call('SET', key, tostring(tat), 'PX', math.ceil(tat - now))
+  return {1, math.floor((tolerance - (tat - now)) / interval) + 1, 0, math.floor(tat - now)}
 end
-tat = tat + interval
-redis.call('SET', KEYS[1], tostring(tat), 'PX', math.ceil(tat - now))
-return {1, math.floor((tolerance - (tat - now)) / interval) + 1, 0, math.floor(tat - now)}
+"""
+
+# KEYS: the budget's key. ARGV: period (ms), limit.
+_SPEND = _GCRA + "return spend(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))"
+
+# KEYS: the game's hash, its idempotency hash, the budget's key (one slot). ARGV: period
+# (ms), limit, idempotency key ('' if none). The allowance, then, if it fits, the game's
+# version, blob and meta and the stored response (nil where absent).
+_LOAD_SPENDING = _GCRA + """
+local allowance = spend(KEYS[3], tonumber(ARGV[1]), tonumber(ARGV[2]))
+if allowance[1] == 0 then return allowance end
+local record = redis.call('HMGET', KEYS[1], 'version', 'blob', 'meta')
+local replay = false
+if ARGV[3] ~= '' then replay = redis.call('HGET', KEYS[2], ARGV[3]) end
+return {allowance[1], allowance[2], allowance[3], allowance[4],
+        record[1], record[2], record[3], replay}
 """
 
 
@@ -290,6 +332,10 @@ return {redis.call('LRANGE', KEYS[1], ARGV[1], -1), redis.call('LRANGE', KEYS[2]
 def _keys(game_id: str) -> tuple[str, str, str, str]:
     tag = f"game:{{{game_id}}}"
     return f"{tag}:state", f"{tag}:log", f"{tag}:idempotency", f"{tag}:records"
+
+
+def _budget_key(game_id: str, budget: RateBudget) -> str:
+    return f"game:{{{game_id}}}:budget:{budget.name}"
 
 
 def channel(game_id: str) -> str:
@@ -350,6 +396,7 @@ class RedisStore:
                     self._commit = client.register_script(_COMMIT)
                     self._changes = client.register_script(_CHANGES)
                     self._spend = client.register_script(_SPEND)
+                    self._load_spending = client.register_script(_LOAD_SPENDING)
                     self._client = client
         return self._client
 
@@ -383,6 +430,22 @@ class RedisStore:
         except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
         return _record(version, blob, meta), replay
+
+    async def load_spending(self, game_id: str, budget: RateBudget, idempotency_key: str | None
+                            ) -> tuple[Allowance, GameRecord | None, bytes | None]:
+        state, _, replays, _ = _keys(game_id)
+        try:
+            client = await self._redis()
+            answer = await self._load_spending(
+                keys=[state, replays, _budget_key(game_id, budget)],
+                args=[budget.period_ms, budget.limit, idempotency_key or ""], client=client)
+        except _ERRORS as error:
+            raise StoreUnavailable(str(error)) from error
+        allowance = Allowance(answer[0] == 1, *answer[1:4])
+        if not allowance.allowed:
+            return allowance, None, None
+        version, blob, meta, replay = answer[4:]
+        return allowance, _record(version, blob, meta), replay
 
     async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
         record = GameRecord(expected_version + 1, commit.blob, commit.meta)

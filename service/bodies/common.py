@@ -169,3 +169,15 @@ class Problem(msgspec.Struct, kw_only=True, omit_defaults=True):
     # Extension members, present on the problems that carry them:
     legal_moves: list[Any] | msgspec.UnsetType = msgspec.UNSET  # illegal-move: the caller's moves
     current_version: int | msgspec.UnsetType = msgspec.UNSET    # version-conflict
+
+
+TITLES = {400: "Bad request", 401: "Unauthorized", 404: "Not found",
+          405: "Method not allowed", 409: "Conflict", 413: "Request body too large",
+          422: "Unprocessable request", 429: "Too many requests", 500: "Internal error",
+          503: "Service unavailable"}
+
+
+def problem_bytes(status: int, slug: str, instance: str, detail: str) -> bytes:
+    """A problem's body, for a middleware that answers before any handler runs."""
+    return msgspec.json.encode(Problem(type=f"/problems/{slug}", title=TITLES[status],
+                                       status=status, detail=detail, instance=instance))

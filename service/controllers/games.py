@@ -12,6 +12,7 @@ from service.bodies.common import Created, SeatToken, WaitingList
 from service.clocks import Clocks
 from service.conditional import cache_headers, etag, is_current, not_modified
 from service.openapi import NOT_MODIFIED, problems
+from service.limits import SeatBudget, seat_budget
 from service.lobby import MAX_PAGE, Lobby
 from service.robots import Robots
 from service.schemas import Budget, CreateGame, MoveRequest
@@ -33,10 +34,10 @@ def bearer_token(request: Request) -> str | None:
     return token.strip()
 
 
-async def load(sessions: Sessions, game_id: str) -> Session:
+async def load(sessions: Sessions, game_id: str, budget: SeatBudget | None = None) -> Session:
     if not GAME_ID.match(game_id):
         raise GameNotFound(game_id)
-    return await sessions.load(game_id)
+    return await sessions.load(game_id, budget)
 
 
 class GamesController(Controller):
@@ -132,7 +133,7 @@ class GamesController(Controller):
         if not GAME_ID.match(game_id):
             raise GameNotFound(game_id)
         response, meta = await sessions.play(game_id, bearer_token(request), data,
-                                             idempotency_key)
+                                             idempotency_key, seat_budget(request.scope))
         if meta.ai is not None:
             await robots.play_turns(game_id)  # a GET after this shows a human to move
         return bodies.game_body(response)
@@ -142,7 +143,7 @@ class GamesController(Controller):
           summary="The AI's suggested move for the token's seat, with its statistics")
     async def suggest(self, game_id: str, data: Budget, request: Request, sessions: Sessions,
                       robots: Robots) -> bodies.SuggestionBody:
-        session = await load(sessions, game_id)
+        session = await load(sessions, game_id, seat_budget(request.scope))
         seat = sessions.seat_of(session, bearer_token(request))
         if seat is None:
             raise Unauthorized("suggestions need the seat's token: Authorization: Bearer <token>")

@@ -64,8 +64,28 @@ def test_moves_are_limited_per_seat_token_and_other_seats_move_on(limited):
              for _ in range(6)]
     assert [r.status_code for r in flood].count(429) >= 2
     assert {r.status_code for r in flood} == {422, 429}  # refused moves spend budget too
+    assert flood[0].headers["ratelimit-limit"] == "3"
+    assert flood[0].headers["ratelimit-remaining"] == "2"
+    refused = next(r for r in flood if r.status_code == 429)
+    assert refused.json()["type"] == "/problems/rate-limited"
+    assert refused.json()["detail"].startswith("too many moves from this seat: 3 per 1 s")
+    assert refused.headers["retry-after"] == "1"
+    assert refused.headers["ratelimit-remaining"] == "0"
+    assert len(refused.headers.get_list("ratelimit-limit")) == 1
     other = httpx.post(path, json={"move": {"type": "pass"}}, headers=auth(tokens[1]))
     assert other.status_code == 422  # its own budget: refused for the move, not the rate
+    assert httpx.get(f"{a.url}/v1/games/{game['id']}").json()["version"] == 0
+
+
+def test_suggestions_spend_the_seats_move_budget():
+    with server({"RATE_LIMIT_MOVES_PER_SECOND": "1"}) as running:  # the next one in 1 s
+        game = httpx.post(f"{running.url}/v1/games", json=GAME).json()
+        seat = auth(tokens_of(game)[0])
+        path = f"{running.url}/v1/games/{game['id']}"
+        hint = httpx.post(f"{path}/suggest", json={"iterations": 10}, headers=seat)
+        move = httpx.post(f"{path}/moves", json={"move": hint.json()["move"]}, headers=seat)
+    assert hint.status_code == 200 and hint.headers["ratelimit-remaining"] == "0"
+    assert move.status_code == 429
 
 
 def test_without_trusted_proxies_x_forwarded_for_is_ignored():

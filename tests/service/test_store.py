@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import pytest
 import redis
 
-from service.store import (Change, Commit, GameRecord, MemoryStore, RedisStore,
+from service.store import (Change, Commit, GameRecord, MemoryStore, RateBudget, RedisStore,
                            StoreUnavailable)
 from tests.service.servers import SHARED_REDIS, PrivateRedis
 
@@ -91,6 +91,27 @@ def test_idempotency_records_are_stored_with_the_commit(kind):
     found, other, missing = run(kind, scenario)
     assert found == (GameRecord(1, b"x", RECORD.meta), b"response")
     assert other == (GameRecord(1, b"x", RECORD.meta), None) and missing == (None, None)
+
+
+def test_a_budget_spent_with_the_read_gives_the_game_until_it_runs_out(kind):
+    budget = RateBudget("seat", period_ms=60_000, limit=3)
+    async def scenario(store):
+        await store.create("g9", RECORD)
+        await store.commit("g9", 0, Commit(b"x", META, b"e", "0:key", b"response"))
+        answers = [await store.load_spending("g9", budget, "0:key") for _ in range(4)]
+        others = [await store.load_spending("g9", RateBudget("other", 60_000, 3), None),
+                  await store.load_spending("missing", budget, None)]
+        return answers, others, await store.load("g9")
+    answers, (other, missing), after = run(kind, scenario)
+    record = GameRecord(1, b"x", META)
+    assert [(a.allowed, a.remaining) for a, _, _ in answers] == [(True, 2), (True, 1),
+                                                                 (True, 0), (False, 0)]
+    assert [found for _, *found in answers[:3]] == [[record, b"response"]] * 3
+    refused, *nothing = answers[3]
+    assert nothing == [None, None] and 19_000 < refused.retry_after_ms <= 20_001
+    assert other[0].allowed and other[1:] == (record, None)  # each budget is its own
+    assert missing[0].allowed and missing[1:] == (None, None)
+    assert after == record  # spending changed nothing of the game
 
 
 def test_games_expire_when_idle_and_commits_renew_them(kind):
