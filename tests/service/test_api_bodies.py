@@ -27,6 +27,12 @@ HOSTILE_BODIES = {  # as sent to POST /v1/games/{id}/moves, whose `move` is free
                        "malformed-request", "key 'move' more than once"),
     "a repeated key in a nested object": (b'{"move": {"type": "pass", "type": "select"}}',
                                           "malformed-request", "key 'type' more than once"),
+    "a repeated key, once spelled with an escape": (
+        b'{"move": {"type": "pass", "\\u0074ype": "select"}}', "malformed-request",
+        "key 'type' more than once"),
+    "a repeated key, once with a space before its colon": (
+        b'{"move": {"type": "pass", "type" : "select"}}', "malformed-request",
+        "key 'type' more than once"),
     "trailing bytes": (b'{"move": {}} {}', "malformed-request", "trailing characters"),
     "a byte-order mark": (b'\xef\xbb\xbf{"move": {}}', "malformed-request", "not valid JSON"),
     "an empty body": (b"", "malformed-request", "body is empty"),
