@@ -212,8 +212,8 @@ def ladder(games: dict[tuple[str, int], int], top_games: int, seed: int, jobs: i
     plan = [(game, players, level, level - 1, games[(game, players)])
             for game, players in TABLES if games.get((game, players))
             for level in range(2, top + 1)]
-    plan += [(game, 2, top, 1, top_games) for game, players in TABLES
-             if players == 2 and top_games and games.get((game, players))]
+    plan += [(game, 2, top, 1, top_games) for game, players in TABLES  # also alone, to
+             if players == 2 and top_games]                          # narrow its interval
     progress = Progress(sum(row[-1] for row in plan))
     results: dict[str, Any] = {"seed": seed, "levels": core.ai.LEVELS, "tables": []}
     pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
