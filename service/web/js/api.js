@@ -38,7 +38,7 @@ export const api = {
   history: (id, token) => request("GET", `${game(id)}/history`, { token }),
   move: (id, token, move, expectedVersion) =>
     request("POST", `${game(id)}/moves`, { token, body: { move, expected_version: expectedVersion } }),
-  suggest: (id, token, iterations) => request("POST", `${game(id)}/suggest`, { token, body: { iterations } }),
+  suggest: (id, token, level) => request("POST", `${game(id)}/suggest`, { token, body: { level } }),
   join: (id, name, seat) => request("POST", `${game(id)}/join`, { body: { name: name || undefined, seat } }),
   leave: (id, token) => request("POST", `${game(id)}/leave`, { token }),
   rematch: (id, token) => request("POST", `${game(id)}/rematch`, { token }),

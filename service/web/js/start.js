@@ -6,7 +6,9 @@ import { h, patch } from "./dom.js";
 import { icon } from "./cards.js";
 import { playerName, recentGames, remember, setPlayerName } from "./saved.js";
 
-export const STRENGTHS = [["Easy", 30], ["Medium", 300], ["Hard", 2000]];
+// The service's strength levels (core.ai.LEVELS, measured against each other in docs/ai.md).
+export const STRENGTHS = [["Level 1 · beginner", 1], ["Level 2 · casual", 2], ["Level 3 · club", 3],
+                          ["Level 4 · strong", 4], ["Level 5 · expert", 5]];
 const TITLES = { "cup-the-crab": "Cup the Crab", "crabe-vs-poulpe": "Crabe vs Poulpe" };
 const CLOCKS = [["No clock", null], ["30 s a turn", 30], ["2 min a turn", 120], ["1 day a turn", 86400]];
 
@@ -15,7 +17,7 @@ export function openStart(root) {
   let error = "";
   let busy = false;
   let waiting = null;
-  const seatsFor = (n) => Array.from({ length: n }, (_, i) => form.seats[i] || (i === 0 ? { type: "human" } : { type: "ai", strength: 1 }));
+  const seatsFor = (n) => Array.from({ length: n }, (_, i) => form.seats[i] || (i === 0 ? { type: "human" } : { type: "ai", strength: 2 }));
 
   function set(changes) {
     Object.assign(form, changes);
@@ -44,7 +46,7 @@ export function openStart(root) {
   function spec() {
     const seats = form.seats.map((seat, i) => {
       if (i === 0) return form.name.trim() ? { type: "human", name: form.name.trim() } : { type: "human" };
-      if (seat.type === "ai") return { type: "ai", iterations: STRENGTHS[seat.strength][1] };
+      if (seat.type === "ai") return { type: "ai", level: STRENGTHS[seat.strength][1] };
       return { type: "open" };
     });
     const body = { game: form.game, players: form.seats.length, seats };
@@ -101,7 +103,7 @@ export function openStart(root) {
               h("option", { value: "friend", selected: seat.type === "friend" }, "A friend (gets a link)")),
             seat.type === "ai"
               ? h("select", { "aria-label": `Seat ${i + 1} strength`, "data-key": `strength-${i}`, onchange: (e) => { form.seats[i] = { ...seat, strength: Number(e.target.value) }; render(); } },
-                  STRENGTHS.map(([label], level) => h("option", { value: level, selected: seat.strength === level }, label)))
+                  STRENGTHS.map(([label], index) => h("option", { value: index, selected: seat.strength === index }, label)))
               : h("span.note", {}, "open seat")])),
       form.seats.some((s) => s.type === "friend")
         ? h("label.check", {}, h("input", { type: "checkbox", checked: form.listed, "data-key": "listed", onchange: (e) => { form.listed = e.target.checked; } }),

@@ -15,7 +15,7 @@ const GAMES = { "cup-the-crab": cupcrab, "crabe-vs-poulpe": cvp };
 // their system for reduced motion).
 const STEP_MS = matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 450;
 const FLASH_MS = 1400;   // how long a changed part of the table stays highlighted
-const HINT_ITERATIONS = 600;
+const HINT_LEVEL = 4;  // core.ai.LEVELS: ISMCTS, a few milliseconds a hint
 
 export function openTable(root, { id }) {
   const saved = seatOf(id) || {};
@@ -117,7 +117,7 @@ export function openTable(root, { id }) {
     state.error = null;
     render();
     try {
-      const found = await api.suggest(id, token, HINT_ITERATIONS);
+      const found = await api.suggest(id, token, HINT_LEVEL);
       state.thinking = false;
       if (found.version === state.body.version) Object.assign(state.ui, GAMES[state.body.game].applyHint(context(), found.move));
     } catch (error) {
