@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
+from urllib.parse import urlsplit, urlunsplit
 
 import msgspec
 import redis.asyncio as redis
@@ -383,7 +384,7 @@ class RedisStore:
         self._pool_size = pool_size
         self._client: redis.Redis | RedisCluster | None = None  # made by the first request
         self._connecting = asyncio.Lock()
-        self._notices = Notices(url)
+        self._notices = Notices(self._notice_urls)
 
     async def _redis(self) -> "redis.Redis | RedisCluster":
         """The client, connected on first use (a Redis that is down at start-up is a 503
@@ -399,6 +400,15 @@ class RedisStore:
                     self._load_spending = client.register_script(_LOAD_SPENDING)
                     self._client = client
         return self._client
+
+    def _notice_urls(self) -> list[str]:
+        """Where this replica may listen for commit notices: the node REDIS_URL names,
+        then every node the cluster client knows (a cluster forwards each PUBLISH to all
+        of them, so any node that is up will do)."""
+        if not isinstance(self._client, RedisCluster):
+            return [self._url]
+        return [self._url] + [_at_node(self._url, node.host, node.port)
+                              for node in self._client.get_nodes()]
 
     async def create(self, game_id: str, record: GameRecord) -> None:
         state = _keys(game_id)[0]
@@ -558,13 +568,14 @@ class Notices:
 
     Pub/sub may drop messages while the connection is down; the log does not, so after
     every (re)connection each watched game gets a notice of version -1 and its streams
-    re-read the log from where they are.
+    re-read the log from where they are. A connection that fails moves on to the next of
+    the nodes `urls()` names (in a cluster: any node, when the first one is down).
     """
 
     HEARTBEAT = "crab:replicas"  # always subscribed, so the connection always exists
 
-    def __init__(self, url: str) -> None:
-        self._url = url
+    def __init__(self, urls: Callable[[], list[str]]) -> None:
+        self._urls = urls
         self.listener: Listener | None = None
         self._watched: set[str] = set()
         self._pubsub: redis.client.PubSub | None = None
@@ -592,9 +603,10 @@ class Notices:
             pass  # _run reconnects and subscribes again
 
     async def _run(self) -> None:
-        pause = 0.05
+        pause, attempt = 0.05, 0
         while True:
-            pubsub = redis.Redis.from_url(self._url, socket_connect_timeout=2,
+            urls = self._urls()
+            pubsub = redis.Redis.from_url(urls[attempt % len(urls)], socket_connect_timeout=2,
                                           health_check_interval=15).pubsub(
                 ignore_subscribe_messages=True)
             try:
@@ -609,11 +621,13 @@ class Notices:
                         self._deliver(message)
             except (RedisError, OSError) as error:
                 log.warning("event notices interrupted (%s); reconnecting", error)
+                attempt += 1
             finally:
                 self._pubsub = None
                 await pubsub.aclose()
             await asyncio.sleep(pause)
-            pause = min(pause * 2, 2.0)
+            if attempt % len(urls) == 0:  # every node tried: wait longer before the next round
+                pause = min(pause * 2, 2.0)
 
     async def _catch_up(self, pubsub: redis.client.PubSub, subscribed: set[str]) -> None:
         """Games watched or unwatched while the connection opened: from now on watch()
@@ -638,6 +652,15 @@ class Notices:
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()
+
+
+def _at_node(url: str, host: str, port: int) -> str:
+    """url (its scheme and credentials) pointed at another node of its cluster."""
+    parts = urlsplit(url)
+    credentials = parts.netloc.rpartition("@")[0]
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    return urlunsplit(parts._replace(netloc=f"{credentials}@{where}" if credentials else where,
+                                     path="/0"))
 
 
 def _record(version: bytes | None, blob: bytes | None, meta: bytes | None) -> GameRecord | None:

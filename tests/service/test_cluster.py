@@ -6,13 +6,17 @@ id hashes to, is served by both.
 """
 
 import threading
+import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
+import redis
 
-from tests.service.play import auth, create, play_to_end, replay_in_core
+from tests.clusters import RedisCluster
+from tests.service.play import auth, create, play_to_end, replay_in_core, tokens_of
 from tests.service.servers import Server, server
+from tests.service.sse import Listener
 
 
 @pytest.fixture(scope="module")
@@ -68,3 +72,56 @@ def test_fifty_simultaneous_moves_through_both_replicas_apply_exactly_once(repli
     with httpx.Client(base_url=two.url, timeout=30) as b:
         history = b.get(f"{path}/history", headers=auth(token)).json()
     assert history["version"] == 1 and len(history["entries"]) == 1
+
+
+def test_streams_hear_of_moves_at_once_after_the_node_redis_url_names_dies():
+    """The replica's pub/sub connection moves to another node of the cluster: a move made
+    after the node died reaches the stream in seconds, long before the stream's first
+    keep-alive (25 s here) would have re-read the game anyway."""
+    with RedisCluster() as cluster, server({"REDIS_URL": cluster.urls[0],
+                                            "EVENTS_KEEP_ALIVE_SECONDS": "25"}) as replica, \
+            httpx.Client(base_url=replica.url, timeout=30) as http:
+        game = next(game for game in (create(http, "crabe-vs-poulpe", 2) for _ in range(50))
+                    if not _served_by(cluster.nodes[0].client(), game["id"]))
+        tokens, path = tokens_of(game), f"/v1/games/{game['id']}"
+        listener = Listener(f"{replica.url}{path}/events",
+                            until=lambda events: int(events[-1].id) >= 2)
+
+        def play_one() -> None:
+            """One move; through a failover (all requests 503 for a few seconds while
+            the cluster client finds the new topology, docs/reliability.md) it retries."""
+            deadline = time.monotonic() + 20
+            while True:
+                answer = http.get(path)
+                if answer.status_code == 503 and time.monotonic() < deadline:
+                    time.sleep(0.2)
+                    continue
+                seat = answer.json()["to_move"][0]
+                move = http.get(f"{path}/legal-moves", headers=auth(tokens[seat])).json()
+                posted = http.post(f"{path}/moves", json={"move": move["legal_moves"][0]},
+                                   headers=auth(tokens[seat]))
+                if posted.status_code != 503:
+                    assert posted.status_code == 200, posted.text
+                    return
+
+        play_one()
+        _wait_for(lambda: listener.events and int(listener.events[-1].id) == 1)
+        cluster.nodes[0].stop(kill=True)
+        play_one()
+        listener.join(6)
+    assert listener.ids() == [0, 1, 2]
+
+
+def _served_by(node: redis.Redis, game_id: str) -> bool:
+    try:
+        node.exists(f"game:{{{game_id}}}:state")
+        return True
+    except redis.exceptions.MovedError:  # another primary holds that slot
+        return False
+
+
+def _wait_for(condition, seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
