@@ -106,6 +106,7 @@ def test_two_friends_joined_by_a_link_each_see_only_their_own_hand(web, browser,
     host.wait_for_selector(".table[data-status=waiting]")
     link = host.locator(".invite input.link").input_value()
     host.screenshot(path=shots / "invite.png")
+    waiting_layout = layout(host)
     game_id = game_id_of(host)
     assert link == f"{web.url}/play#/join/{game_id}/1"
     guest = open_page(browser, f"{web.url}/play")
@@ -115,6 +116,7 @@ def test_two_friends_joined_by_a_link_each_see_only_their_own_hand(web, browser,
     guest.locator("[data-key=join]").click()
     guest.wait_for_selector(".table[data-status=active]")
     host.wait_for_selector(".table[data-status=active]")  # the join came by the event stream
+    assert layout(host) == waiting_layout  # the table stays where it was as the game starts
     assert host.locator(".seat .name").all_inner_texts() == ["Ana (you)", "Bo"]
     assert guest.locator(".seat .name").all_inner_texts() == ["Ana", "Bo (you)"]
     seats = {token_of(page, game_id): page for page in (host, guest)}

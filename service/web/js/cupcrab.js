@@ -159,7 +159,8 @@ function handTray(ctx) {
       hint: ui.hint && ui.hint.card === name && !ui.picked,
     });
   });
-  const waiting = view.phase === "select" ? "Your 3 cards are chosen: waiting for the others." : null;
+  const waiting = ctx.body.status === "waiting" ? "Your hand is dealt: you choose 3 cards once every seat is taken."
+    : view.phase === "select" ? "Your 3 cards are chosen: waiting for the others." : null;
   return h("div.tray", { "aria-label": "Your hand" }, h("div.cards", {}, slots),
     h("div.tray-actions", {}, waiting ? h("span.note", {}, waiting) : null));
 }

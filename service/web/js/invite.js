@@ -8,7 +8,7 @@ export function invitePanel(ctx) {
   if (body.status !== "waiting") return null;
   const open = body.seats.filter((s) => s.type === "open");
   return h("section.invite", { "aria-label": "Invite friends" },
-    h("p", {}, "The game starts when every seat is taken. ",
+    h("p", { role: "status" }, `Waiting for ${open.length} more player${open.length === 1 ? "" : "s"}. `,
       open.length > 1 ? "Send each friend their own link:" : "Send this link to your friend:",
       ctx.you !== null ? h("button.ghost.leave", { type: "button", "data-key": "leave", onclick: ctx.leave }, "Leave this game") : null),
     open.map(({ seat }) => {

@@ -195,19 +195,16 @@ function tableView(state, ctx) {
   return h("div.table", { class: `${body.game} ${over ? "over" : ""}`, "data-version": body.version, "data-status": body.status },
     header(ctx),
     h("section.seats", { "aria-label": "Players" }, body.view.seats.map((_, seat) => seatChip(ctx, seat))),
-    invitePanel(ctx),
     h("section.board", { "aria-label": "Table" }, game.board(ctx)),
+    // While seats are open the invitation takes the prompt's box, so that the table does
+    // not move when the game starts.
     h("section.prompt", { class: ctx.legal.length ? "your-turn" : "" },
-      h("p.say", { role: "status" }, ctx.busy ? "Playing…" : body.status === "waiting" ? waitingFor(ctx) : game.prompt(ctx)),
-      game.choices ? game.choices(ctx) : null,
+      body.status === "waiting" ? invitePanel(ctx)
+        : [h("p.say", { role: "status" }, ctx.busy ? "Playing…" : game.prompt(ctx)),
+           game.choices ? game.choices(ctx) : null],
       h("p.error", { role: "alert" }, ctx.error || ctx.trouble || "")),
     over ? endScreen(ctx) : h("section.hand", { "aria-label": "Your cards" }, game.hand(ctx)),
     over ? null : logPanel(ctx, 8));
-}
-
-function waitingFor(ctx) {
-  const open = ctx.body.seats.filter((s) => s.type === "open").length;
-  return `Waiting for ${open} more player${open === 1 ? "" : "s"} to take ${open === 1 ? "the open seat" : "the open seats"}…`;
 }
 
 function header(ctx) {
