@@ -16,7 +16,7 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import msgspec
 from prometheus_client import Counter, Gauge, Histogram
@@ -41,6 +41,7 @@ class Version:
     """One committed version as every local stream of the game shares it."""
     entry: dict
     session: Session   # the record it left (its state is decoded once, when first asked)
+    events: dict[int | None, bytes] = field(default_factory=dict)  # by viewer: made once
 
 
 class Feed:
@@ -153,7 +154,8 @@ class Hub:
         try:
             sent = since
             if sent is None or sent > session.record.version:
-                yield self._event(feed, seat, session.record.version, None, session)
+                yield self._sent(feed, session.record.version, None,
+                                 self._event(seat, session.record.version, None, session))
                 sent = session.record.version
                 if self._over(session):
                     return
@@ -163,8 +165,7 @@ class Hub:
                 if version is None:
                     yield b": keep-alive\n\n"
                     continue
-                yield self._event(feed, seat, version.session.record.version, version.entry,
-                                  version.session)
+                yield self._shared_event(feed, seat, version)
                 if self._over(version.session):
                     return
         finally:
@@ -193,17 +194,32 @@ class Hub:
             if not await feed.wait(generation, min(timeout, self.keep_alive_seconds)):
                 yield None  # also re-reads the log: heals a notice lost on the way
 
-    def _event(self, feed: Feed, seat: int | None, version: int, entry: dict | None,
+    def _shared_event(self, feed: Feed, seat: int | None, version: Version) -> bytes:
+        """version's event as seat sees it, redacted and encoded once for all the streams
+        of that viewer in this process (a game's spectators, a player's several tabs)."""
+        number = version.session.record.version
+        event = version.events.get(seat)
+        if event is None:
+            event = version.events[seat] = self._event(seat, number, version.entry,
+                                                       version.session)
+        return self._sent(feed, number, version.entry, event)
+
+    def _event(self, seat: int | None, version: int, entry: dict | None,
                session: Session) -> bytes:
         visible = None if entry is None else self.sessions.visible_entry(
             session.state, entry, seat)
         data = msgspec.json.encode(bodies.event_body(session.meta.game, {
             "version": version, "entry": visible, "game": self.sessions.view(session, seat)}))
+        return b"id: %d\nevent: game\ndata: %s\n\n" % (version, data)
+
+    @staticmethod
+    def _sent(feed: Feed, version: int, entry: dict | None, event: bytes) -> bytes:
+        """event, counted as sent (and its fan-out lag measured)."""
         EVENTS_SENT.inc()
         committed = feed.committed_at.get(version)
         if committed is not None and entry is not None:
             FAN_OUT_LAG.observe(max(0.0, time.time() - committed))
-        return b"id: %d\nevent: game\ndata: %s\n\n" % (version, data)
+        return event
 
     @staticmethod
     def _over(session: Session) -> bool:
