@@ -120,7 +120,8 @@ def _bearer(scope: Scope) -> str | None:
 
 
 class RateLimits:
-    """The ASGI middleware: spends the request's budget before the handler runs."""
+    """The ASGI middleware: spends an address's budget before the handler runs, or leaves
+    a seat's for the handler to spend with the game's read."""
 
     def __init__(self, store: Store, limits: dict[str, Limit],
                  trusted: Sequence[Network]) -> None:
@@ -136,8 +137,8 @@ class RateLimits:
                 return
             token = _bearer(scope) if limit.per_token else None
             if token is not None:  # the handler's store call spends it
-                deferred = SeatBudget(limit, RateBudget(_hashed(token), limit.period_ms,
-                                                    limit.limit))
+                budget = RateBudget(_hashed(token), limit.period_ms, limit.limit)
+                deferred = SeatBudget(limit, budget)
                 scope.setdefault("state", {})[_SEAT_BUDGET] = deferred
                 await app(scope, receive, _with_headers(send, deferred.headers))
                 return
