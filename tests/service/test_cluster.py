@@ -15,7 +15,7 @@ import redis
 
 from tests.clusters import RedisCluster
 from tests.service.play import auth, create, play_to_end, replay_in_core, tokens_of
-from tests.service.servers import Server, server
+from tests.service.servers import Server, server, wait_until
 from tests.service.sse import Listener
 
 
@@ -105,7 +105,7 @@ def test_streams_hear_of_moves_at_once_after_the_node_redis_url_names_dies():
                     return
 
         play_one()
-        _wait_for(lambda: listener.events and int(listener.events[-1].id) == 1)
+        wait_until(lambda: listener.events and int(listener.events[-1].id) == 1)
         cluster.nodes[0].stop(kill=True)
         play_one()
         listener.join(6)
@@ -118,10 +118,3 @@ def _served_by(node: redis.Redis, game_id: str) -> bool:
         return True
     except redis.exceptions.MovedError:  # another primary holds that slot
         return False
-
-
-def _wait_for(condition, seconds: float = 10) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
