@@ -1,6 +1,9 @@
 """core.rl.Vector: N games stepped in C write exactly what the Python path computes."""
 
+import json
 import os
+import subprocess
+import sys
 import numpy as np
 import pytest
 
@@ -63,15 +66,25 @@ def native_threads() -> int:
     return len(os.listdir("/proc/self/task"))
 
 
+THREAD_LIFE = """
+import json, os, core.rl
+def threads(): return len(os.listdir("/proc/self/task"))
+vec = core.rl.Vector("cup-the-crab", 2, 256, seed=1, threads=3)  # (NumPy's threads start)
+before = threads()                                    # the vector's: none until a step
+counts = []
+for _ in range(5):
+    vec.step(vec.sample_actions())
+    counts.append(threads() - before)
+del vec
+print(json.dumps({"while stepping": counts, "once deleted": threads() - before}))
+"""
+
+
 def test_a_vector_keeps_its_helper_threads_between_steps_and_ends_them_when_deleted():
-    before = native_threads()
-    vec = core.rl.Vector("cup-the-crab", 2, 256, seed=1, threads=3)
-    assert native_threads() == before                   # none until the first step
-    for _ in range(5):
-        vec.step(vec.sample_actions())
-        assert native_threads() == before + 2
-    del vec
-    assert native_threads() == before
+    # In a fresh interpreter: no other test's threads come and go meanwhile.
+    out = subprocess.run([sys.executable, "-c", THREAD_LIFE], capture_output=True, text=True,
+                         check=True).stdout
+    assert json.loads(out) == {"while stepping": [2] * 5, "once deleted": 0}
 
 
 def test_a_forked_child_steps_on_threads_of_its_own_exactly_as_its_parent():
