@@ -1,5 +1,7 @@
 """Operations endpoints: health, readiness, metrics, and the OpenAPI document and UI."""
 
+from prometheus_client.parser import text_string_to_metric_families
+
 from tests.service.play import auth, create
 
 
@@ -15,6 +17,35 @@ def test_metrics_count_requests_by_route_template_never_by_game_id(client):
     assert 'crab_http_requests_total{method="GET",route="/v1/games/{game_id}",status="200"}' in text
     assert "crab_http_request_duration_seconds_bucket" in text
     assert game["id"] not in text
+
+
+def samples(client) -> dict[tuple[str, tuple], float]:
+    """Every sample of /metrics, parsed as Prometheus parses it: (name, labels) -> value."""
+    return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
+            for family in text_string_to_metric_families(client.get("/metrics").text)
+            for sample in family.samples}
+
+
+def test_each_request_is_counted_once_and_timed_in_cumulative_buckets(client):
+    game = create(client, "cup-the-crab", 2)
+    route = (("method", "GET"), ("route", "/v1/games/{game_id}"))
+    before = samples(client)
+    for _ in range(3):
+        client.get(f"/v1/games/{game['id']}")
+    after = samples(client)
+
+    def grew(name: str, labels: tuple = route) -> float:
+        return after[(name, labels)] - before.get((name, labels), 0)
+    assert grew("crab_http_requests_total", route + (("status", "200"),)) == 3
+    assert grew("crab_http_request_duration_seconds_count") == 3
+    buckets = sorted(((float(dict(labels)["le"]), value) for (name, labels), value in after.items()
+                      if name == "crab_http_request_duration_seconds_bucket"
+                      and dict(labels)["route"] == "/v1/games/{game_id}"
+                      and dict(labels)["method"] == "GET"))
+    assert [value for _, value in buckets] == sorted(value for _, value in buckets)
+    assert buckets[-1] == (float("inf"), after[("crab_http_request_duration_seconds_count", route)])
+    assert 0 < grew("crab_http_request_duration_seconds_sum") < 3 * 5.0
+    assert after[("crab_http_requests_in_progress", ())] == 1  # the /metrics request itself
 
 
 def test_openapi_document_describes_every_game_route(client):
