@@ -213,3 +213,25 @@ def test_a_player_whose_clock_runs_out_sees_the_forfeit_in_words(web, browser):
     assert page.locator(".end .note").inner_text() == "You ran out of time: the game ended by forfeit."
     assert page.locator(".end .log li").last.inner_text().endswith("You ran out of time: forfeit")
     assert page.errors == []
+
+
+def test_a_name_typed_before_the_games_details_arrive_is_the_name_joined_with(web, browser):
+    created = httpx.post(f"{web.url}/v1/games", json={
+        "game": "cup-the-crab", "players": 2, "seats": [{"type": "human"}, {"type": "open"}]}).json()
+    page = open_page(browser, f"{web.url}/play")
+    held = []  # the join page's read of the game, answered only once the name is typed
+    read_of_the_game = f"**/v1/games/{created['id']}"
+    page.route(read_of_the_game, lambda route: held.append(route))
+    page.goto(f"{web.url}/play#/join/{created['id']}/1")
+    page.locator("input[name=name]").fill("Bo")
+    while not held:
+        page.wait_for_timeout(20)
+    held[0].continue_()
+    page.unroute(read_of_the_game)
+    page.get_by_text("1 seat still open.").wait_for()  # the page was drawn again
+    assert page.locator("input[name=name]").input_value() == "Bo"
+    page.locator("[data-key=join]").click()
+    page.wait_for_selector(".table[data-status=active]")
+    seats = httpx.get(f"{web.url}/v1/games/{created['id']}").json()["seats"]
+    assert seats[1]["name"] == "Bo"
+    assert page.errors == []

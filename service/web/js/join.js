@@ -10,10 +10,11 @@ export function openJoin(root, { id, seat }) {
   let game = null;
   let error = "";
   let busy = false;
+  let name = playerName();  // kept as typed: the page redraws when the game's details arrive
 
   async function join(event) {
     event.preventDefault();
-    const name = root.querySelector("input[name=name]").value.trim();
+    name = name.trim();
     setPlayerName(name);
     busy = true;
     render();
@@ -35,7 +36,8 @@ export function openJoin(root, { id, seat }) {
       h("form.setup", { onsubmit: join, "aria-label": "Join the game" },
           h("h2", {}, game ? `${TITLES[game.game] || game.game}, ${game.view.players} players` : "A game"),
           game ? h("p", {}, game.status === "waiting" ? `${open.length} seat${open.length === 1 ? "" : "s"} still open.` : "This game has already started.") : null,
-          h("label.field", {}, "Your name ", h("input", { name: "name", type: "text", value: playerName(), maxLength: 24, placeholder: "so the others know who you are", "data-key": "name" })),
+          h("label.field", {}, "Your name ", h("input", { name: "name", type: "text", value: name, maxLength: 24, placeholder: "so the others know who you are", "data-key": "name",
+            oninput: (e) => { name = e.target.value; } })),
           h("button.primary.big", { type: "submit", disabled: busy || (game && game.status !== "waiting"), "data-key": "join" },
             seat === undefined ? "Take a seat" : `Take seat ${seat + 1}`),
           h("p.error", { role: "alert" }, error)),
