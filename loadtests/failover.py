@@ -11,6 +11,7 @@ and that every game left in the cluster has version == log length. Exits 1 on an
 
 import argparse
 import csv
+import re
 import subprocess
 import sys
 import tempfile
@@ -39,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(tempfile.mkdtemp(prefix="failover-"))
     with RedisCluster() as cluster, \
             server({**UNLIMITED, "REDIS_URL": cluster.urls[0]}) as one, \
-            server({**UNLIMITED, "REDIS_URL": cluster.urls[2]}):
+            server({**UNLIMITED, "REDIS_URL": cluster.urls[2]}) as two:
         victim = cluster.nodes[1]  # a primary (redis-cli makes the first three primaries)
         print(f"cluster up; locust: {args.users} users for {args.run_time} s on {one.url};"
               f" SIGKILL of the primary on port {victim.port} after {args.kill_after:g} s",
@@ -54,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"primary killed; the cluster was ok again {window:.1f} s later", flush=True)
         run.join()
         games, broken = _verify_games(survivors)
-    return _report(out, window, games, broken)
+        faults = [fault for replica in (one, two) for fault in _server_faults(replica.output())]
+    return _report(out, window, games, broken, faults)
 
 
 def _locust(host: str, args: argparse.Namespace, out: Path) -> None:
@@ -96,7 +98,13 @@ def _verify_games(nodes) -> tuple[int, list[str]]:
     return games, broken
 
 
-def _report(out: Path, window: float, games: int, broken: list[str]) -> int:
+def _server_faults(log: str) -> list[str]:
+    """The service's own account of each 500 it answered: the log record and traceback."""
+    records = re.split(r"\n(?=\d{4}-\d\d-\d\d \d\d:)", log)  # a record starts with its time
+    return [record for record in records if "unhandled" in record]
+
+
+def _report(out: Path, window: float, games: int, broken: list[str], faults: list[str]) -> int:
     stats = {row["Name"]: row for row in csv.DictReader((out / "locust_stats.csv").open())}
     failures = list(csv.DictReader((out / "locust_failures.csv").open()))
     total = stats["Aggregated"]
@@ -113,6 +121,8 @@ def _report(out: Path, window: float, games: int, broken: list[str]) -> int:
         print("not a 503:", row["Method"], row["Name"], row["Error"][:200])
     for line in broken[:5]:
         print("broken:", line)
+    for fault in faults[:3]:
+        print("the server's account of a 500:", fault[-3000:])
     ok = not not_503 and not broken and slowest < HANG_SECONDS and int(total["Request Count"])
     print("OK" if ok else "FAILED")
     return 0 if ok else 1

@@ -9,6 +9,7 @@ watching the game (Redis pub/sub; in process for the memory store).
 
 import asyncio
 import logging
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -262,11 +263,21 @@ class MemoryStore:
 
 # KEYS: the game's hash, its log, its idempotency hash, its records (one hash tag: one
 # cluster slot). ARGV: expected version, blob, log entry, TTL seconds, idempotency key
-# ('' if none), response, meta, the new record packed, the channel, the notice. PUBLISH needs no key: Redis Cluster forwards it to every node.
+# ('' if none), response, meta, the new record packed, the channel, the notice, this
+# commit's nonce. PUBLISH needs no key: Redis Cluster forwards it to every node.
+# The nonce makes a retry of the same call harmless: when a connection drops after the
+# script ran (a failover), redis-py sends it again, and finding its own nonce at the next
+# version it answers 1 as the first run did, instead of reporting a conflict.
 _COMMIT = """
 local version = redis.call('HGET', KEYS[1], 'version')
-if not version or tonumber(version) ~= tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], 'version', tonumber(version) + 1, 'blob', ARGV[2], 'meta', ARGV[7])
+if not version then return 0 end
+if tonumber(version) ~= tonumber(ARGV[1]) then
+  if tonumber(version) == tonumber(ARGV[1]) + 1
+      and redis.call('HGET', KEYS[1], 'commit') == ARGV[11] then return 1 end
+  return 0
+end
+redis.call('HSET', KEYS[1], 'version', tonumber(version) + 1, 'blob', ARGV[2], 'meta', ARGV[7],
+           'commit', ARGV[11])
 redis.call('RPUSH', KEYS[2], ARGV[3])
 redis.call('RPUSH', KEYS[4], ARGV[8])
 for i = 1, 4 do
@@ -344,9 +355,12 @@ def channel(game_id: str) -> str:
     return f"game:{{{game_id}}}:events"
 
 
-# What a failing Redis raises (cluster-wide faults, e.g. no node reachable, are not
-# RedisErrors in redis-py).
-_ERRORS = (RedisError, RedisClusterException)
+# What a failing Redis raises: cluster-wide faults (e.g. no node reachable) are not
+# RedisErrors in redis-py, and a connection the peer closed while a command was being
+# written can surface as the transport's AttributeError or TypeError (redis-py 8.1,
+# redis/redis-py#4287; seen here in loadtests/failover.py as "'NoneType' object has no
+# attribute 'writelines'"). Inside the store's calls, either means a lost connection.
+_ERRORS = (RedisError, RedisClusterException, AttributeError, TypeError)
 
 # Timeouts of every connection: a Redis that does not answer is a 503, never a hang.
 _TIMEOUTS = {"socket_timeout": 5, "socket_connect_timeout": 2}
@@ -465,7 +479,7 @@ class RedisStore:
                 expected_version, commit.blob, commit.entry, self._ttl,
                 commit.idempotency_key or "", commit.response, commit.meta,
                 record.packed(), channel(game_id),
-                f"{expected_version + 1} {time.time():.6f}"])
+                f"{expected_version + 1} {time.time():.6f}", secrets.token_hex(8)])
         except _ERRORS as error:
             raise StoreUnavailable(str(error)) from error
         return done == 1

@@ -202,6 +202,55 @@ def test_an_unreachable_redis_raises_store_unavailable():
     asyncio.run(scenario())
 
 
+class LosesOneReply:
+    """A TCP hop to Redis that, once armed, drops the connection instead of passing on the
+    reply to the next script call (EVALSHA): a reply lost in a failover, after the script
+    ran."""
+
+    def __init__(self, port: int) -> None:
+        self.port, self.armed, self.dropped = port, False, False
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        return f"redis://127.0.0.1:{self.server.sockets[0].getsockname()[1]}/9"
+
+    async def _serve(self, client_in, client_out) -> None:
+        redis_in, redis_out = await asyncio.open_connection("127.0.0.1", self.port)
+        while request := await client_in.read(65536):
+            redis_out.write(request)
+            reply = await redis_in.read(65536)
+            if b"EVALSHA" in request and self.armed and not self.dropped:
+                self.dropped = True
+                break                                   # the script ran; its reply is lost
+            client_out.write(reply)
+        client_out.close()
+        redis_out.close()
+
+
+def test_a_commit_whose_reply_is_lost_is_retried_and_applied_once():
+    instance = PrivateRedis()
+    hop = LosesOneReply(instance.port)
+
+    async def scenario():
+        store = RedisStore(await hop.start(), TTL)
+        try:
+            for game in ("warm", "lost"):
+                await store.create(game, RECORD)
+            await store.commit("warm", 0, Commit(b"x", META, b"e"))  # the scripts are loaded
+            hop.armed = True
+            done = await store.commit("lost", 0, Commit(b"one", META, b"e1"))
+            return done, await store.load("lost"), await store.history("lost")
+        finally:
+            await store.close()
+            hop.server.close()
+    try:
+        done, record, history = asyncio.run(scenario())
+    finally:
+        instance.stop()
+    assert hop.dropped                                  # the reply was lost, redis-py retried
+    assert done and record == GameRecord(1, b"one", META) and history == [b"e1"]
+
+
 def test_a_burst_of_hundreds_of_concurrent_commands_is_served():
     async def scenario():
         store = RedisStore(SHARED_REDIS, TTL)
