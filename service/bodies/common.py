@@ -115,7 +115,7 @@ class SeatToken(msgspec.Struct, kw_only=True):
     """A seat of a new game; `token` (its secret, shown this once) for a human seat only."""
     seat: int
     type: Literal["human", "ai", "open"]
-    name: str | None = None
+    name: str | None  # always sent (null: unnamed), so no default: the document requires it
     token: str | msgspec.UnsetType = msgspec.UNSET
 
 
