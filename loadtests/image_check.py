@@ -70,14 +70,15 @@ pids_limit = 0
 cgroup_manager = "cgroupfs"
 """
 
-# The games played in the container: the script holds the human seats.
+# The games played in the container: the script holds the human seats; the AI seat at
+# level 3 (ISMCTS, 500 iterations a decision) runs the compiled search and its threads.
 GAMES = [
     ("cup-the-crab", {"players": 3, "seats": [{"type": "human", "name": "one"},
                                               {"type": "human", "name": "two"},
-                                              {"type": "ai", "level": 1}]}),
+                                              {"type": "ai", "level": 3}]}),
     ("crabe-vs-poulpe", {"players": 2, "options": {"mode": "asymmetrical"},
                          "seats": [{"type": "human", "name": "one"},
-                                   {"type": "ai", "level": 1}]}),
+                                   {"type": "ai", "level": 3}]}),
 ]
 # As compose.yaml runs it (two workers), the games faster than people: rate limits off.
 SERVICE_ENV = {"WORKERS": "2", "RATE_LIMIT_CREATES_PER_MINUTE": "0",
@@ -434,6 +435,8 @@ def check_container(box: Box, image: str, checks: Checks, figures: dict[str, str
     checks.run("GET /health answers 200", health_answers)
     checks.run("GET /ready answers 200 (the service reaches Redis)",
                lambda: http("GET", box.url + "/ready")[0] == 200)
+    checks.run("the wheel carries the web client and the API's documents",
+               lambda: served_files(box))
     checks.run("the image defines a HEALTHCHECK", healthcheck_defined)
     checks.run("the image's HEALTHCHECK passes", healthcheck_passes)
     checks.run("the service runs as the non-root user", runs_as_user)
@@ -454,6 +457,32 @@ for pid in filter(str.isdigit, os.listdir("/proc")):
     uids = next(line.split()[1:] for line in status if line.startswith("Uid:"))
     print(json.dumps({"pid": int(pid), "uids": uids, "args": args[:120]}))
 """
+
+
+def served_files(box: Box) -> str:
+    """Every file of service/web is served at /play as it is in the checkout (the wheel's
+    package data), and the OpenAPI document, Swagger UI's assets and /metrics answer."""
+    web = ROOT / "service" / "web"
+    files = sorted(path for path in web.rglob("*") if path.is_file())
+    for path in files:
+        status, body = http_bytes(f"{box.url}/play/{path.relative_to(web).as_posix()}")
+        if status != 200 or body != path.read_bytes():
+            raise CheckFailed(f"/play/{path.relative_to(web)}: {status}, "
+                              f"{'same' if body == path.read_bytes() else 'other'} bytes")
+    for path in ("/play", "/schema/openapi.json", "/schema/assets/swagger-ui-bundle.js",
+                 "/metrics"):
+        status, _ = http_bytes(box.url + path)
+        if status != 200:
+            raise CheckFailed(f"{path}: {status}")
+    return f"{len(files)} files of service/web, /schema/openapi.json, Swagger UI, /metrics"
+
+
+def http_bytes(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
 
 
 def inspect(name: str) -> dict:
@@ -495,8 +524,10 @@ def http(method: str, url: str, body=None, token: str | None = None,
             return error.code, text
 
 
-def play(url: str, game: str, spec: dict, rng: random.Random) -> tuple[int, dict]:
-    """One whole game: the script moves for every human seat, choosing among legal moves."""
+def play(url: str, game: str, spec: dict, rng: random.Random) -> tuple[int, int, dict]:
+    """One whole game: the script moves for every human seat, choosing among legal moves.
+
+    Returns the human seats' moves, the AI seat's and the result."""
     status, created = http("POST", url + "/v1/games", {"game": game, **spec})
     if status != 201:
         raise CheckFailed(f"create {game}: {status} {str(created)[:300]}")
@@ -508,7 +539,13 @@ def play(url: str, game: str, spec: dict, rng: random.Random) -> tuple[int, dict
         if status != 200:
             raise CheckFailed(f"{game}: spectator view {status} {str(table)[:300]}")
         if table["status"] == "over":
-            return moves, table["result"]
+            status, history = http("GET", f"{url}/v1/games/{game_id}/history")
+            if status != 200:
+                raise CheckFailed(f"{game}: history {status} {str(history)[:300]}")
+            ai = sum(entry.get("seat") not in tokens for entry in history["entries"])
+            if ai == 0:
+                raise CheckFailed(f"{game}: the AI seat never moved")
+            return moves, ai, table["result"]
         ours = [seat for seat in table["to_move"] if seat in tokens]
         if not ours:
             raise CheckFailed(f"{game}: no human seat to move and not over: {table['to_move']}")
@@ -532,12 +569,13 @@ def play_games(box: Box, checks: Checks, figures: dict[str, str]) -> None:
     for game, spec in GAMES:
         def whole_game(game=game, spec=spec):
             started = time.monotonic()
-            moves, result = play(box.url, game, spec, random.Random(7))
+            moves, ai, result = play(box.url, game, spec, random.Random(7))
             took = time.monotonic() - started
             nonlocal total
             total += took
-            figures[f"game: {game}"] = f"{took:.1f} s, {moves} human moves"
-            return f"{moves} human moves in {took:.1f} s, winners {result.get('winners')}"
+            figures[f"game: {game}"] = f"{took:.1f} s, {moves} human moves, {ai} AI moves"
+            return (f"{moves} human and {ai} AI moves in {took:.1f} s,"
+                    f" winners {result.get('winners')}")
         checks.run(f"a whole game of {game} over HTTP", whole_game)
     figures["games"] = f"{total:.1f} s"
 
