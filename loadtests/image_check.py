@@ -111,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["CONTAINERS_CONF"] = str(conf)
 
     started = time.monotonic()
+    load = os.getloadavg()[0]
     figures: dict[str, str] = {}
     checks = Checks()
     try:
@@ -130,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         print("interrupted: what it had started (the container, the Redis) is removed", flush=True)
         return 130
     figures["whole command"] = f"{time.monotonic() - started:.0f} s"
-    report(figures)
+    report(figures, "cold" if args.cold else "warm", load)
     print(f"image_check: {len(checks.passed)} passed, {len(checks.failed)} failed", flush=True)
     return 1 if checks.failed else 0
 
@@ -589,12 +590,13 @@ def games_in_redis(env: dict[str, str]) -> str:
 
 # --- the figures ---------------------------------------------------------------------
 
-def report(figures: dict[str, str]) -> None:
+def report(figures: dict[str, str], mode: str, load: float) -> None:
     cpu = next((line.split(":", 1)[1].strip() for line in
                 Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")),
                platform.machine())
     version = run(["podman", "--version"], check=False).stdout.strip()
-    print(f"\n{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores ({cpu}), {version}, runc")
+    print(f"\n{mode} run, {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores ({cpu}),"
+          f" load average {load:.1f} at the start, {version}, runc")
     print("| figure | value |\n|---|---|")
     for name, value in figures.items():
         print(f"| {name} | {value} |")
