@@ -50,11 +50,12 @@ ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / "build" / "image-check"   # logs and podman's config (git- and docker-ignored)
 IMAGE = "localhost/crab-engines:image-check"
 STEP = re.compile(r"(\[\d+/\d+\] )?STEP |COMMIT |--> Using cache")
+LABEL = "io.crab-engines.image-check.base"  # on the stand-in and all built on it: its key
 USER_UID = 10001                        # the Dockerfile's `useradd --uid`
 
 # The stand-in for python:3.11-slim. Bump RECIPE when the steps below change: it is part
 # of the cache key, with the suite, the packages, the mirror and the CA bundle.
-RECIPE = 1
+RECIPE = 2
 SUITE = "bookworm"
 PACKAGES = ["python3", "python3-venv", "python3-dev", "ca-certificates", "passwd"]
 VENV = "/opt/python"
@@ -223,12 +224,8 @@ def stand_in_base(cold: bool, figures: dict[str, str]) -> str:
         "ca": hashlib.sha256(HOST_CA.read_bytes()).hexdigest(),
     }, sort_keys=True).encode()).hexdigest()[:12]
     tag = f"localhost/crab-python-standin:3.11-slim-{key}"
+    forget_builds(keep=None if cold else key)
     exists = podman("image", "exists", tag, check=False).returncode == 0
-    if exists and cold:
-        # The project's image first: its layers are the base's children.
-        podman("rmi", "--force", "--ignore", IMAGE)
-        podman("rmi", "--force", tag)
-        exists = False
     if exists:
         log(f"stand-in base {tag}: cached")
         figures["base build"] = "cached (0 s)"
@@ -251,7 +248,7 @@ def stand_in_base(cold: bool, figures: dict[str, str]) -> str:
         log("podman import")
         changes = [arg for name, value in BASE_ENV.items()
                    for arg in ("--change", f"ENV {name}={value}")]
-        changes += ["--change", 'CMD ["python3"]']
+        changes += ["--change", f"LABEL {LABEL}={key}", "--change", 'CMD ["python3"]']
         tar = subprocess.Popen(["tar", "-C", str(rootfs), "-c", "."], stdout=subprocess.PIPE)
         podman("import", *changes, "-", tag, stdin=tar.stdout)
         tar.wait()
@@ -260,6 +257,19 @@ def stand_in_base(cold: bool, figures: dict[str, str]) -> str:
     figures["base build"] = f"{took:.0f} s"
     figures["base size"] = image_size(tag)
     return tag
+
+
+def forget_builds(keep: str | None) -> None:
+    """Removes the stand-ins and every image built on them (their label is inherited, the
+    build cache's layers included), but for those of the base `keep`: so a changed recipe
+    leaves no old layers behind, and --cold (keep None) starts from nothing."""
+    listing = json.loads(podman("images", "--all", "--filter", f"label={LABEL}",
+                                "--format", "json").stdout or "[]")
+    stale = [image["Id"] for image in listing if (image.get("Labels") or {}).get(LABEL) != keep]
+    if stale:
+        log(f"removing {len(stale)} images of {'every' if keep is None else 'another'}"
+            " stand-in base")
+        podman("rmi", "--force", *stale, check=False)
 
 
 def image_size(tag: str) -> str:
