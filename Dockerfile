@@ -1,6 +1,10 @@
 # syntax=docker/dockerfile:1
+# The base of both stages. Only a machine that cannot reach a registry names another: the
+# image check (loadtests/image_check.py) passes a stand-in made from Debian's packages.
+ARG PYTHON_IMAGE=python:3.11-slim
+
 # Build stage: compile the Cython core into a wheel (the same command the tests run).
-FROM python:3.11-slim AS build
+FROM ${PYTHON_IMAGE} AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends gcc libc6-dev \
  && rm -rf /var/lib/apt/lists/*
@@ -11,7 +15,7 @@ COPY service ./service
 RUN python -m pip wheel --no-deps --wheel-dir /dist .
 
 # Runtime stage: only the wheel and its runtime dependencies, run as a non-root user.
-FROM python:3.11-slim
+FROM ${PYTHON_IMAGE}
 COPY --from=build /dist /dist
 RUN python -m pip install --no-cache-dir /dist/*.whl && rm -rf /dist \
  && useradd --create-home --uid 10001 crab
