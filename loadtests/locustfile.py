@@ -7,7 +7,9 @@ polling, waits there for its turn (after its own move, the others' and the AI's)
 posts one of the legal moves its last event lists, with expected_version. Every response
 is checked: an unexpected status, a stream that skips or repeats a version, a version that
 does not advance by exactly one per accepted move, or a game that ends without a result
-is a failure. URLs with ids are grouped under one name per endpoint; the wait from a
+is a failure. A refusal for now (429 or 503 with Retry-After) is honoured: the user waits
+as told and retries, and the refusal is counted apart as BACKOFF, not as a failure. URLs
+with ids are grouped under one name per endpoint; the wait from a
 move's response to the event that prompts the next move is reported as
 "SSE /v1/games/[id]/events (next turn)".
 
@@ -51,6 +53,21 @@ def options(parser) -> None:
                         default=200, help="iterations of AI seats and suggestions")
 
 
+MAX_RETRIES = 20     # retries of one request the service asked to retry later
+MAX_WAIT_SECONDS = 5  # the longest Retry-After honoured as it is
+
+
+def retry_after(response) -> float | None:
+    """Seconds to wait before retrying, when the service refused for now (429 rate-limited,
+    503 ai-busy or store-unavailable) and said when; None for any other answer."""
+    if response.status_code not in (429, 503):
+        return None
+    value = response.headers.get("Retry-After")
+    if value is None or not value.isdigit():
+        return None
+    return min(float(value), MAX_WAIT_SECONDS)
+
+
 class GameFailure(Exception):
     """A response that breaks the API's contract; ends the user's current game."""
 
@@ -71,14 +88,26 @@ class Player(FastHttpUser):
 
     def call(self, method: str, path: str, name: str, expect: int, token: str | None = None,
              body: dict | None = None) -> dict:
+        """The response's body; a 429 or 503 with Retry-After is retried after it, as real
+        clients must, and counted apart (BACKOFF) rather than as a failure."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        with self.client.request(method, path, name=name, json=body, headers=headers,
-                                 catch_response=True) as response:
-            if response.status_code != expect:
-                response.failure(f"{method} {name}: {response.status_code}, want {expect}:"
-                                 f" {response.text[:200]}")
-                raise GameFailure(name)
-            return response.json()
+        for _ in range(MAX_RETRIES + 1):
+            with self.client.request(method, path, name=name, json=body, headers=headers,
+                                     catch_response=True) as response:
+                wait = retry_after(response)
+                if wait is not None:
+                    response.request_meta["request_type"] = "BACKOFF"
+                    response.request_meta["name"] = f"{method} {name} ({response.status_code})"
+                    response.success()
+                elif response.status_code != expect:
+                    response.failure(f"{method} {name}: {response.status_code}, want {expect}:"
+                                     f" {response.text[:200]}")
+                    raise GameFailure(name)
+                else:
+                    return response.json()
+            time.sleep(wait)
+        self.check(False, f"{method} {name}: still refused after {MAX_RETRIES} retries")
+        raise GameFailure(name)  # check raised already; this keeps the type checker told
 
     @task
     def play_a_game(self) -> None:
@@ -97,7 +126,7 @@ class Player(FastHttpUser):
 
     def play(self, created: dict, suggest: bool) -> None:
         path = f"/v1/games/{created['id']}"
-        tokens = {seat["seat"]: seat["token"] for seat in created["seats"] if "token" in seat}
+        tokens = {seat["seat"]: seat["token"] for seat in created["seats"] if seat["token"]}
         streams: dict[int, EventStream] = {}
         try:
             for seat, token in tokens.items():
