@@ -16,12 +16,16 @@ from core import _codec, cupcrab, cvp
 from core.errors import IllegalMove, InvalidState
 from core.interface import GameState
 
-__all__ = ["GAMES", "GameState", "IllegalMove", "InvalidState", "from_bytes",
+__all__ = ["GAMES", "OPTIONS", "PLAYERS", "GameState", "IllegalMove", "InvalidState", "from_bytes",
            "from_snapshot", "new_game", "random_playouts"]
 
 # Game name -> the compiled module implementing it.
 _MODULES = {cupcrab.NAME: cupcrab, cvp.NAME: cvp}
 GAMES: tuple[str, ...] = tuple(_MODULES)
+# Game name -> the player counts it is for, in increasing order.
+PLAYERS: dict[str, tuple[int, ...]] = {name: module.PLAYERS for name, module in _MODULES.items()}
+# Game name -> the keys of the creation options it takes.
+OPTIONS: dict[str, tuple[str, ...]] = {name: module.OPTIONS for name, module in _MODULES.items()}
 
 
 def _module(name: object) -> Any:

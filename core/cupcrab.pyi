@@ -5,6 +5,7 @@ from typing import Any
 NAME: str
 CARD_NAMES: tuple[str, ...]
 OPTIONS: tuple[str, ...]
+PLAYERS: tuple[int, ...]
 PHASE_NAMES: tuple[str, ...]
 
 Move = dict[str, Any]

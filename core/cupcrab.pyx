@@ -28,6 +28,7 @@ CARD_NAMES = ("cup-1", "cup-2", "cup-3", "cup-4", "cup-5", "cup-6", "cup-8", "cu
               "crab", "octopus", "bottle")
 _KIND_OF = {name: kind for kind, name in enumerate(CARD_NAMES)}
 OPTIONS = ("first_player",)
+PLAYERS = tuple(range(CC_MIN_PLAYERS, CC_MAX_PLAYERS + 1))  # the player counts it is for
 
 # Card kind tables.
 cdef uint16_t CUP_VALUE[CC_KINDS]

@@ -11,6 +11,7 @@ COPYABLE: tuple[str, ...]
 PHASE_NAMES: tuple[str, ...]
 MODES: tuple[str, ...]
 OPTIONS: tuple[str, ...]
+PLAYERS: tuple[int, ...]
 VALUE_NAMES: tuple[str, ...]
 DECKS: dict[str, dict[str, int]]
 

@@ -45,6 +45,7 @@ PHASE_NAMES = ("turn", "response", "pincer", "heal", "search", "capture", "mimic
                "discard", "offer", "over")
 MODES = ("symmetrical", "asymmetrical", "custom")
 OPTIONS = ("mode", "deck", "first_player")
+PLAYERS = (CVP_PLAYERS,)  # the player counts it is for
 VALUE_NAMES = ("alpha", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "omega")
 
 # The decks of ../shared/rulings.md: per colour 1..10 twice, alpha twice, omega twice;

@@ -2,10 +2,10 @@
 
 import gc
 import logging
+from pathlib import Path
 
 from litestar import Litestar
 from litestar.di import Provide
-from litestar.static_files import create_static_files_router
 from swagger_ui_bundle import swagger_ui_path
 
 from service.config import Settings
@@ -14,8 +14,10 @@ from service.controllers.games import GamesController
 from service.controllers.health import HealthController
 from service.controllers.lobby import LobbyController
 from service.controllers.play import play_routes
+from service.controllers.static import static_files
 from service.cors import cors
-from service.decoding import StrictRequest
+from service.head import head_as_get
+from service.decoding import StrictRequest, refuse_repeated_parameters
 from service.drain import Drain
 from service.clocks import Clocks
 from service.events import Hub
@@ -81,9 +83,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     app = Litestar(
         route_handlers=[GamesController, LobbyController, EventsController, HealthController,
                         metrics,
-                        create_static_files_router(path=SWAGGER_ASSETS,
-                                                   directories=[swagger_ui_path],
-                                                   include_in_schema=False),
+                        static_files(SWAGGER_ASSETS, Path(swagger_ui_path), "swagger-assets"),
                         *play_routes()],
         dependencies={"sessions": Provide(lambda: sessions, sync_to_thread=False),
                       "robots": Provide(robots_on, sync_to_thread=False),
@@ -95,6 +95,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         exception_handlers=HANDLERS,
         middleware=[observer(settings.access_log), _rate_limits(settings, store)],
         openapi_config=openapi_config(), request_class=StrictRequest,
+        before_request=refuse_repeated_parameters,
         request_max_body_size=settings.max_body_bytes,
         on_startup=[freeze_startup_objects, clocks.start, drain.install],
         on_shutdown=[close_store],
@@ -102,5 +103,6 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     app.state.settings = settings
     if settings.cors_origins:  # around the router, as Litestar's own CORS: every answer has it
         app.asgi_handler = cors(settings.cors_origins)(app.asgi_handler)
+    app.asgi_handler = head_as_get(app.asgi_handler)
     logging.getLogger("service").setLevel(logging.INFO)
     return app

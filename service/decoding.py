@@ -18,6 +18,7 @@ key, refused rather than read last-wins, so that no two parsers read one body di
 
 import json
 import math
+from urllib.parse import parse_qsl
 from decimal import Decimal
 from typing import Any
 
@@ -122,3 +123,17 @@ class StrictRequest(Request):
                                 " deep") from None
         _check_shape(body)
         return value
+
+
+def refuse_repeated_parameters(request: Request) -> None:
+    """A query parameter given twice is refused (400), as a repeated key in a body is: no
+    parameter of this API is a list, and reading one of the two would be a guess."""
+    query = request.scope.get("query_string", b"")
+    if b"&" not in query:
+        return
+    seen: set[str] = set()
+    for key, _ in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+        if key in seen:
+            raise ValidationException(extra=[{"message": f"the query parameter {key!r} is"
+                                                         " given more than once", "key": key}])
+        seen.add(key)

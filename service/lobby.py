@@ -7,8 +7,7 @@ scored by creation time; filling a game removes it (after the join commits), and
 prune what they find full or expired, so the list heals itself.
 """
 
-import base64
-import binascii
+import re
 import time
 from typing import Any
 
@@ -200,15 +199,20 @@ def _waiting_game(game_id: str, meta: Meta) -> dict[str, Any]:
             "created": meta.created, "clock": meta.clock}
 
 
+# A cursor is the position after which the next page starts: the last game's score (its
+# creation time) and id. Any cursor of this form is a position, so none the document allows
+# is refused.
+CURSOR = re.compile(r"^([0-9]{1,17}\.[0-9]{1,17})~([A-Za-z0-9_-]{1,64})$")
+
+
 def _encoded(score: float, game_id: str) -> str:
-    return base64.urlsafe_b64encode(f"{score!r} {game_id}".encode()).decode()
+    return f"{score!r}~{game_id}"
 
 
 def _decoded(cursor: str | None) -> tuple[float, str] | None:
     if cursor is None:
         return None
-    try:
-        score, _, game_id = base64.urlsafe_b64decode(cursor.encode()).decode().partition(" ")
-        return float(score), game_id
-    except (ValueError, binascii.Error, UnicodeDecodeError):
-        raise BadCursor("cursor is not one this API gave: use next_cursor as it is") from None
+    found = CURSOR.match(cursor)
+    if found is None:
+        raise BadCursor("cursor is not one this API gave: use next_cursor as it is")
+    return float(found[1]), found[2]

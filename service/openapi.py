@@ -14,13 +14,17 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 
+import core
 from service import bodies
+from service.config import Settings
+from service.exact_requests import exact_requests
 from service.bodies.common import Created, Health, Joined, Problem, Ready, WaitingList
 from service.schemas import Budget, CreateGame, JoinRequest, MoveRequest
 
 PROBLEM_JSON = "application/problem+json"
 SWAGGER_ASSETS = "/schema/assets"
 REF = "#/components/schemas/{name}"
+NULL = {"type": "null"}
 
 # Every body type of the API; msgspec also makes the schema of each struct they contain.
 BODY_TYPES: list[Any] = [CreateGame, MoveRequest, Budget, JoinRequest, Created, Joined,
@@ -35,15 +39,17 @@ _WHEN = {
     401: "The token opens no seat of this game, or a seat's token is required"
          " (`unauthorized`)",
     404: "No game has this id, or it expired after going idle (`game-not-found`)",
-    409: "The game moved on (`version-conflict`, with `current_version`), the seat has"
-         " nothing to decide now (`not-your-turn`), the game waits for players"
-         " (`game-waiting`), a seat is taken or the game full (`seat-taken`, `game-full`),"
-         " the game started (`game-started`) or is not over (`game-not-over`)",
+    409: "The request conflicts with the game as it is now: it moved on"
+         " (`version-conflict`, with `current_version`), the move is not legal now"
+         " (`illegal-move`, with `legal_moves`), the seat has nothing to decide now"
+         " (`not-your-turn`), the game waits for players (`game-waiting`), a seat is taken,"
+         " the game full or without that seat (`seat-taken`, `game-full`, `no-such-seat`),"
+         " the game started (`game-started`) or is not over (`game-not-over`), or the"
+         " idempotency key was used for another request (`idempotency-key-reused`)",
     413: "The body is larger than the server accepts (`body-too-large`)",
-    422: "Understood but refused: the game or its options (`invalid-game`), the move"
-         " (`illegal-move`, with `legal_moves`), the AI budget (`budget-refused`), a reused"
-         " idempotency key (`idempotency-key-reused`), a seat that does not exist"
-         " (`no-such-seat`), a cursor this API did not give (`invalid-cursor`)",
+    422: "Understood but refused: what the schema cannot say of a game or its options"
+         " (`invalid-game`), an AI budget over this server's caps (`budget-refused`), a"
+         " cursor this API did not give (`invalid-cursor`)",
     429: "Over the rate limit of this client address (creates, joins) or seat token"
          " (moves, suggestions): `rate-limited`, with `Retry-After` and the RateLimit"
          " headers",
@@ -65,9 +71,11 @@ NOT_MODIFIED = {304: ResponseSpec(data_container=None, generate_examples=False,
                                               " current: no body")}
 
 
-def contract(document: dict[str, Any]) -> dict[str, Any]:
-    """Litestar's document with msgspec's schema of every body."""
+def contract(document: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    """Litestar's document with msgspec's schema of every body, the request bodies exact
+    to this server's settings."""
     _, schemas = msgspec.json.schema_components(BODY_TYPES, ref_template=REF)
+    exact_requests(schemas, settings)
     for name, union in bodies.MOVE_UNIONS.items():
         (schemas[name],), _ = msgspec.json.schema_components([union], ref_template=REF)
     any_move = {"oneOf": [{"$ref": REF.format(name=name)} for name in bodies.MOVE_UNIONS],
@@ -78,11 +86,14 @@ def contract(document: dict[str, Any]) -> dict[str, Any]:
     components["schemas"] = schemas
     components["securitySchemes"] = {SEAT_TOKEN: {
         "type": "http", "scheme": "bearer",
-        "description": "A seat's token, as POST /v1/games returned it (shown once)"}}
+        "description": "A seat's token, as POST /v1/games or a join returned it (shown"
+                       " once). Optional everywhere: without one the caller is a spectator,"
+                       " and what only a seat may do answers 401"}}
     for operations in document["paths"].values():
         for operation in operations.values():
             _drop_litestar_default_400(operation)
     _seat_tokens(document)
+    _parameters_not_null(document)
     _links(document)
     _event_streams(document)
     return document
@@ -92,41 +103,88 @@ EVENT_STREAM = "text/event-stream"
 
 
 def _event_streams(document: dict[str, Any]) -> None:
-    """An event stream's body is text (Litestar leaves its schema empty, i.e. anything);
-    the data of each event is one of the game's event schemas, which the document lists."""
-    events = " or ".join(f"`{type_.__name__}`" for type_ in bodies.EVENTS.values())
+    """An event stream is described event by event, as 3.1 tooling reads the schema of
+    `text/event-stream` (3.2 names it `itemSchema`, which a 3.1 document may not carry):
+    each event is an object of its SSE fields (`id`, `event`, `data`), whose `data` is one
+    of the game's event schemas as JSON."""
+    events = [{"$ref": REF.format(name=type_.__name__)} for type_ in bodies.EVENTS.values()]
+    event = {
+        "type": "object",
+        "description": "One Server-Sent Event: `id` the version, `event: game`, `data` the"
+                       " event as JSON. Comment lines (`: keep-alive`) carry no event.",
+        "properties": {
+            "id": {"type": "string", "pattern": r"^[0-9]+$"},
+            "event": {"const": "game"},
+            "data": {"type": "string", "contentMediaType": "application/json",
+                     "contentSchema": {"oneOf": events}},
+        },
+        "required": ["id", "event", "data"],
+    }
     for operations in document["paths"].values():
         for operation in operations.values():
             for response in operation["responses"].values():
                 stream = response.get("content", {}).get(EVENT_STREAM)
                 if stream is not None:
-                    stream["schema"] = {"type": "string", "description": (
-                        f"Server-Sent Events: `id:` the version, `event: game`, `data:` a"
-                        f" {events} as JSON")}
+                    stream["schema"] = event
 
 
 SEAT_TOKEN = "seatToken"
 GAMES, GAME = "/v1/games", "/v1/games/{game_id}"
-# Reads and the event stream work without a token too (as a spectator); what a seat does
-# (moves, suggestions, leaving, a rematch) needs its token.
-_OPTIONAL, _REQUIRED = [{}, {SEAT_TOKEN: []}], [{SEAT_TOKEN: []}]
-_TOKEN_TAKEN = {(GAME, "get"): _OPTIONAL, (f"{GAME}/legal-moves", "get"): _OPTIONAL,
-                (f"{GAME}/history", "get"): _OPTIONAL, (f"{GAME}/events", "get"): _OPTIONAL,
-                (f"{GAME}/moves", "post"): _REQUIRED, (f"{GAME}/suggest", "post"): _REQUIRED,
-                (f"{GAME}/leave", "post"): _REQUIRED, (f"{GAME}/rematch", "post"): _REQUIRED}
-MAX_SEATS = 5  # the most seats a game has: one link per seat's token
+# A seat's token is a capability of one seat, not a login: without one, a caller is a
+# spectator, whose reads and event stream work, and what only a seat may do (moves,
+# suggestions, leaving, a rematch) answers 401. OpenAPI has no word for that, so every
+# operation lists the token as optional (`{}` or the token). Declaring it required where a
+# spectator is refused would also have generic checkers (schemathesis' ignored_auth) take
+# a token passed along by a link for an invented one, and its success for a server that
+# ignores authentication.
+_OPTIONAL = [{}, {SEAT_TOKEN: []}]
+_TOKEN_TAKEN = [(GAME, "get"), (f"{GAME}/legal-moves", "get"), (f"{GAME}/history", "get"),
+                (f"{GAME}/events", "get"), (f"{GAME}/moves", "post"),
+                (f"{GAME}/suggest", "post"), (f"{GAME}/leave", "post"),
+                (f"{GAME}/rematch", "post")]
+# Every game has at least these seats: the links from a new game to its seats' reads.
+EVERY_GAMES_SEATS = min(min(counts) for counts in core.PLAYERS.values())
+
+
+# Authorization as the header a link passes on: OpenAPI tells tools to ignore a header
+# parameter of this name (the security scheme describes it), but a link can only name the
+# request's header (`$request.header.Authorization`) where the operation declares it.
+_AUTHORIZATION = {"name": "Authorization", "in": "header", "required": False,
+                  "description": "`Bearer <seat token>` (the seatToken scheme)",
+                  "schema": {"type": "string", "pattern": r"^Bearer [A-Za-z0-9_-]{1,64}$"}}
 
 
 def _seat_tokens(document: dict[str, Any]) -> None:
-    for (path, method), security in _TOKEN_TAKEN.items():
-        document["paths"][path][method]["security"] = security
+    for path, method in _TOKEN_TAKEN:
+        operation = document["paths"][path][method]
+        operation["security"] = _OPTIONAL
+        operation.setdefault("parameters", []).append(_AUTHORIZATION)
+
+
+def _parameters_not_null(document: dict[str, Any]) -> None:
+    """An optional parameter is absent or a value: never null, which a query or a header
+    cannot carry (Litestar writes `T | None` as a schema that allows null)."""
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                schema = parameter["schema"]
+                for union in ("oneOf", "anyOf"):
+                    kept = [branch for branch in schema.get(union, []) if branch != NULL]
+                    if len(kept) == 1:
+                        del schema[union]
+                        schema.update(kept[0])
+                if isinstance(schema.get("type"), list) and "null" in schema["type"]:
+                    schema["type"] = next(kind for kind in schema["type"] if kind != "null")
+                if "enum" in schema:
+                    schema["enum"] = [value for value in schema["enum"] if value is not None]
 
 
 def _links(document: dict[str, Any]) -> None:
-    """OpenAPI links: how a client (and a stateful fuzzer) goes from a created game to its
-    reads and moves. A seat's token travels in Authorization, from the create response to
-    that seat's reads; from there on the client keeps sending it (a link cannot say
-    `$request.header.Authorization`: Authorization is a security scheme, not a parameter)."""
+    """OpenAPI links: how a client (and a stateful fuzzer) that follows only the document
+    goes from a new game to its seats' reads, moves, suggestions, joins, leaving and a
+    rematch. A seat's token travels in Authorization: from the body that gave it (a new
+    game's seats, a join), then from the request that carried it
+    (`$request.header.Authorization`) to the seat's next request."""
     paths = document["paths"]
 
     def link(path: str, method: str, description: str, parameters: dict[str, str],
@@ -140,31 +198,46 @@ def _links(document: dict[str, Any]) -> None:
             found["x-schemathesis"] = {"merge_body": False}
         return found
 
-    created = {}
-    for seat in range(MAX_SEATS):
-        as_seat = {"path.game_id": "$response.body#/id",
-                   "header.Authorization": f"Bearer {{$response.body#/seats/{seat}/token}}"}
-        for name, path in (("Read", GAME), ("LegalMoves", f"{GAME}/legal-moves"),
-                           ("History", f"{GAME}/history")):
-            created[f"{name}AsSeat{seat}"] = link(path, "get", f"as seat {seat}", as_seat)
-    paths[GAMES]["post"]["responses"]["201"]["links"] = created
-    joined = {"path.game_id": "$request.path.game_id",
-              "header.Authorization": "Bearer {$response.body#/token}"}
-    paths[f"{GAME}/join"]["post"]["responses"]["201"]["links"] = {
-        f"{name}AsJoinedSeat": link(path, "get", "as the seat just taken", joined)
-        for name, path in (("Read", GAME), ("LegalMoves", f"{GAME}/legal-moves"))}
+    new_game = {"path.game_id": "$response.body#/id"}
     same_game = {"path.game_id": "$request.path.game_id"}
-    play_first = link(f"{GAME}/moves", "post", "the seat plays its first legal move (with"
-                      " the same token)", same_game, move="$response.body#/legal_moves/0",
-                      expected_version="$response.body#/version")
-    for path in (GAME, f"{GAME}/legal-moves"):
-        paths[path]["get"]["responses"]["200"]["links"] = {"PlayFirstLegalMove": play_first}
+    same_seat = {**same_game, "header.Authorization": "$request.header.Authorization"}
+
+    def as_seat(seat: int) -> dict[str, str]:
+        return {**new_game,
+                "header.Authorization": f"Bearer {{$response.body#/seats/{seat}/token}}"}
+
+    created = {"JoinOpenSeat": link(f"{GAME}/join", "post", "take an open seat of the game",
+                                    new_game),
+               "LeaveAsSeat0": link(f"{GAME}/leave", "post", "seat 0 leaves while the game"
+                                    " waits for players", as_seat(0))}
+    for seat in range(EVERY_GAMES_SEATS):
+        created[f"LegalMovesAsSeat{seat}"] = link(f"{GAME}/legal-moves", "get",
+                                                  f"seat {seat}'s moves", as_seat(seat))
+    created["ReadAsSeat0"] = link(GAME, "get", "the game as seat 0 sees it", as_seat(0))
+    created["EventsAsSeat0"] = link(f"{GAME}/events", "get", "the game's changes as seat 0"
+                                    " sees them", as_seat(0))
+    paths[GAMES]["post"]["responses"]["201"]["links"] = created
+
+    joined = {**same_game, "header.Authorization": "Bearer {$response.body#/token}"}
+    taken = {"LegalMovesAsJoinedSeat": link(f"{GAME}/legal-moves", "get", "the moves of the"
+                                            " seat just taken", joined)}
+    taken["LeaveAsJoinedSeat"] = link(f"{GAME}/leave", "post", "free the seat again", joined)
+    paths[f"{GAME}/join"]["post"]["responses"]["201"]["links"] = taken
+
+    play = link(f"{GAME}/moves", "post", "the seat plays its first legal move", same_seat,
+                move="$response.body#/legal_moves/0", expected_version="$response.body#/version")
+    paths[f"{GAME}/legal-moves"]["get"]["responses"]["200"]["links"] = {
+        "PlayFirstLegalMove": play}
     paths[f"{GAME}/moves"]["post"]["responses"]["200"]["links"] = {
-        "PlayNextLegalMove": play_first,
-        "LegalMovesAfter": link(f"{GAME}/legal-moves", "get", "the seat's moves now (with"
-                                " the same token)", same_game),
-        "SuggestNext": link(f"{GAME}/suggest", "post", "the AI's advice to the seat (with"
-                            " the same token)", same_game)}
+        "PlayNextLegalMove": play,
+        "LegalMovesAfter": link(f"{GAME}/legal-moves", "get", "the seat's moves now",
+                                same_seat),
+        "SuggestNext": link(f"{GAME}/suggest", "post", "the AI's advice to the seat",
+                            same_seat),
+        "HistoryAfter": link(f"{GAME}/history", "get", "the log as the seat sees it",
+                             same_seat),
+        "RematchAfter": link(f"{GAME}/rematch", "post", "the next game, once this one is"
+                             " over", same_seat)}
 
 
 def _drop_litestar_default_400(operation: dict[str, Any]) -> None:
@@ -184,7 +257,8 @@ class ContractJson(JsonRenderPlugin):
 
     def render(self, request: Request, openapi_schema: dict[str, Any]) -> bytes:
         if self._rendered is None:
-            self._rendered = msgspec.json.encode(contract(openapi_schema))
+            self._rendered = msgspec.json.encode(
+                contract(openapi_schema, request.app.state.settings))
         return self._rendered
 
 

@@ -77,6 +77,10 @@ class Robots:
                               f" got {len(request.seats)}")
         if any(seat.type == "ai" for seat in request.seats) and not core.ai.supports(request.game):
             raise InvalidGame(f"no AI plays {request.game!r} yet")
+        for index, seat in enumerate(request.seats):
+            if seat.type != "ai" and (seat.level, seat.iterations, seat.time_ms) != (None,) * 3:
+                raise InvalidGame(f"seats[{index}] is not an AI seat ({seat.type}): level,"
+                                  " iterations and time_ms are an AI seat's budget")
         return [self.checked(seat) if seat.type == "ai" else None for seat in request.seats]
 
     # -- thinking -------------------------------------------------------------------

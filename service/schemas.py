@@ -12,6 +12,7 @@ import core
 
 # The games this service offers, as core registers them: the document lists them.
 GameName = Literal[core.GAMES]  # type: ignore[valid-type]
+MAX_SEATS = max(max(counts) for counts in core.PLAYERS.values())  # the most any game has
 
 
 class Budget(msgspec.Struct, forbid_unknown_fields=True):
@@ -37,21 +38,48 @@ class SeatSpec(msgspec.Struct, forbid_unknown_fields=True):
     level: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
 
+Face = Literal[core.cvp.FACE_NAMES]  # type: ignore[valid-type]
+# Crabe vs Poulpe: 5 to 40 cards of each colour (docs/rules.md).
+ColourDeck = Annotated[list[Face], msgspec.Meta(min_length=5, max_length=40)]
+
+
+class CvpDeck(msgspec.Struct, forbid_unknown_fields=True):
+    """Crabe vs Poulpe's custom deck: each colour's cards by face, one entry per card
+    (`["alpha", "alpha", "1", ...]`). As a list per colour, every deck the schema allows is
+    one the game takes: 5 to 40 cards of each colour."""
+    crab: ColourDeck
+    octopus: ColourDeck
+
+    def copies(self) -> dict[str, int]:
+        """The deck as core takes it: {card name: copies}."""
+        counted: dict[str, int] = {}
+        for colour, faces in (("crab", self.crab), ("octopus", self.octopus)):
+            for face in faces:
+                counted[f"{colour}-{face}"] = counted.get(f"{colour}-{face}", 0) + 1
+        return counted
+
+
 class GameOptions(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     """Creation options; each game takes some of them (docs/rules.md), core says which."""
     first_player: Annotated[int, msgspec.Meta(ge=0)] | None = None
     mode: Literal["symmetrical", "asymmetrical"] | None = None    # Crabe vs Poulpe's deck
-    deck: Annotated[dict[str, Annotated[int, msgspec.Meta(ge=0, le=64)]],
-                    msgspec.Meta(max_length=64)] | None = None    # Crabe vs Poulpe: card -> copies
+    deck: CvpDeck | None = None                                   # Crabe vs Poulpe
+
+    def for_core(self) -> dict[str, Any]:
+        """The options as core.new_game takes them."""
+        options = msgspec.to_builtins(self)
+        if self.deck is not None:
+            options["deck"] = self.deck.copies()
+        return options
 
 
 class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     """POST /v1/games."""
     game: GameName
-    players: Annotated[int, msgspec.Meta(ge=1, le=16)]
+    players: Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS)]
     options: GameOptions | None = None
-    seed: Annotated[int, msgspec.Meta(ge=0)] | None = None  # core checks < 2**64: else 422
-    seats: Annotated[list[SeatSpec], msgspec.Meta(max_length=16)] | None = None
+    seed: Annotated[int, msgspec.Meta(ge=0)] | None = None  # below 2**64 (exact_requests)
+    seats: Annotated[list[SeatSpec], msgspec.Meta(max_length=MAX_SEATS)] | None = None
     listed: bool = True  # in the waiting list while seats are open (false: by link only)
     # 5 to 86,400 unless the server's TURN_SECONDS_MIN allows shorter clocks
     turn_seconds: Annotated[int, msgspec.Meta(ge=1, le=86_400)] | None = None
@@ -61,7 +89,7 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
 class JoinRequest(msgspec.Struct, forbid_unknown_fields=True):
     """POST /v1/games/{id}/join: take the given open seat, or the first one."""
     name: Name | None = None
-    seat: Annotated[int, msgspec.Meta(ge=0, le=15)] | None = None
+    seat: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEATS - 1)] | None = None
 
 
 class MoveRequest(msgspec.Struct, forbid_unknown_fields=True):

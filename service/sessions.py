@@ -95,7 +95,7 @@ class Sessions:
                      ) -> tuple[str, Session, list[str | None]]:
         """A new game; its id, session and a secret token per human seat (None for an AI
         or an open seat)."""
-        options = None if request.options is None else msgspec.to_builtins(request.options)
+        options = None if request.options is None else request.options.for_core()
         state = self.new_state(request.game, request.players, request.seed, options)
         kinds = [seat.type for seat in request.seats] if request.seats else \
             ["human"] * state.players

@@ -112,11 +112,14 @@ class SuggestionBase(msgspec.Struct, Generic[MoveT, StatT], kw_only=True):
 
 
 class SeatToken(msgspec.Struct, kw_only=True):
-    """A seat of a new game; `token` (its secret, shown this once) for a human seat only."""
+    """A seat of a new game and its `token`, the secret a human seat plays with, shown this
+    once; null where this response gives none (an AI or an open seat, or a rematch, whose
+    seats keep the tokens they had). Both are always sent, so the document requires them
+    and a link can always name them."""
     seat: int
     type: Literal["human", "ai", "open"]
-    name: str | None  # always sent (null: unnamed), so no default: the document requires it
-    token: str | msgspec.UnsetType = msgspec.UNSET
+    name: str | None
+    token: str | None
 
 
 class Joined(msgspec.Struct, kw_only=True):

@@ -11,10 +11,11 @@ from service.openapi import problems
 from service.sessions import Sessions
 
 EVENT_STREAM = "text/event-stream"
+VERSION = r"^[0-9]{0,18}$"
 
 
 def _version(raw: str | None, name: str) -> int | None:
-    if raw is None:
+    if not raw:  # an EventSource that has seen no id sends none (or, some, an empty one)
         return None
     if not raw.isdigit() or len(raw) > 18:
         raise ValidationException(extra=[{"message": f"{name} must be a version (a whole"
@@ -40,10 +41,11 @@ class EventsController(Controller):
                          description="the seat's token, for clients that cannot set"
                                      " Authorization (a browser's EventSource); never logged"),
                      since: str | None = Parameter(
-                         query="since", default=None,
+                         query="since", default=None, pattern=VERSION,
                          description="resume after this version (as Last-Event-ID)"),
                      last_event_id: str | None = Parameter(
-                         header="Last-Event-ID", default=None)) -> Stream:
+                         header="Last-Event-ID", default=None, pattern=VERSION,
+                         description="resume after this version; empty: from now")) -> Stream:
         resume = _version(last_event_id, "Last-Event-ID")
         if resume is None:
             resume = _version(since, "since")

@@ -7,13 +7,14 @@ from litestar import Controller, HttpMethod, Request, Response, get, post, route
 from litestar.exceptions import ValidationException
 from litestar.params import Parameter
 
+import core
 from service import bodies
 from service.bodies.common import Created, SeatToken, WaitingList
 from service.clocks import Clocks
 from service.conditional import cache_headers, etag, is_current, not_modified
 from service.openapi import NOT_MODIFIED, problems
 from service.limits import SeatBudget, seat_budget
-from service.lobby import MAX_PAGE, Lobby
+from service.lobby import CURSOR, MAX_PAGE, Lobby
 from service.robots import Robots
 from service.schemas import Budget, CreateGame, MoveRequest
 from service.sessions import GameNotFound, InvalidGame, Session, Sessions, Unauthorized
@@ -61,9 +62,7 @@ class GamesController(Controller):
                 await robots.play_turns(game_id)
         meta = session.meta
         return Created(id=game_id, game=meta.game, version=0, seeded=meta.seeded, seats=[
-            SeatToken(seat=seat, type=meta.seat_type(seat), name=meta.name(seat))
-            if token is None else
-            SeatToken(seat=seat, type="human", name=meta.name(seat), token=token)
+            SeatToken(seat=seat, type=meta.seat_type(seat), name=meta.name(seat), token=token)
             for seat, token in enumerate(tokens)])
 
     @route("/", http_method=HttpMethod.OPTIONS, include_in_schema=False,
@@ -73,16 +72,22 @@ class GamesController(Controller):
         first handler and lists only its method (POST), though GET is served too."""
         return Response(None, status_code=204, headers={"Allow": "GET, OPTIONS, POST"})
 
-    @get("/", responses=problems(400, 422, 503),
+    @get("/", responses=problems(400, 503),
          summary="Listed games waiting for players, newest first (cursor pagination)")
     async def waiting(self, lobby: Lobby,
                       status: Literal["waiting"] = Parameter(
                           query="status", default="waiting",
                           description="only waiting games are listed"),
-                      game: str | None = Parameter(query="game", default=None, max_length=64),
+                      game: str | None = Parameter(
+                          query="game", default=None, schema_extra={"enum": list(core.GAMES)},
+                          description="only this game's"),
                       limit: int = Parameter(query="limit", default=20, ge=1, le=MAX_PAGE),
-                      cursor: str | None = Parameter(query="cursor", default=None,
-                                                     max_length=200)) -> WaitingList:
+                      cursor: str | None = Parameter(
+                          query="cursor", default=None, pattern=CURSOR.pattern,
+                          description="next_cursor of the page before")) -> WaitingList:
+        if game is not None and game not in core.GAMES:
+            raise ValidationException(extra=[{"message": f"game is one of {', '.join(core.GAMES)}",
+                                              "key": "game"}])
         page = await lobby.waiting(game, cursor, limit)
         return WaitingList(games=page["games"], next_cursor=page["next_cursor"])
 
@@ -115,7 +120,7 @@ class GamesController(Controller):
             "you": seat, "legal_moves": moves}), headers=cache_headers(tag))
 
     @post("/{game_id:str}/moves", status_code=200,
-          responses=problems(400, 401, 404, 409, 413, 422, 429, 503),
+          responses=problems(400, 401, 404, 409, 413, 429, 503),
           description="409 `game-waiting` while seats are open; 409 `version-conflict`"
                       " for a stale expected_version.",
           summary="Apply one move for the token's seat")

@@ -24,7 +24,7 @@ class LobbyController(Controller):
     tags = ["lobby"]
 
     @post("/{game_id:str}/join", status_code=201,
-          responses=problems(400, 404, 409, 413, 422, 429, 503),
+          responses=problems(400, 404, 409, 413, 429, 503),
           summary="Take an open seat (the given one, or the first); its token, shown once")
     async def join(self, game_id: str, data: JoinRequest, lobby: Lobby,
                    robots: Robots) -> Joined:
@@ -57,5 +57,6 @@ def _created(session: Session) -> Created:
     meta = session.meta
     return Created(id=session.game_id, game=meta.game, version=session.record.version,
                    seeded=meta.seeded,
-                   seats=[SeatToken(seat=seat, type=meta.seat_type(seat), name=meta.name(seat))
+                   seats=[SeatToken(seat=seat, type=meta.seat_type(seat), name=meta.name(seat),
+                                    token=None)
                           for seat in range(meta.players)])

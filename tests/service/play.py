@@ -19,7 +19,7 @@ def create(client: httpx.Client, game: str, players: int, **extra: Any) -> dict[
 
 
 def tokens_of(created: dict[str, Any]) -> dict[int, str]:
-    return {seat["seat"]: seat["token"] for seat in created["seats"] if "token" in seat}
+    return {seat["seat"]: seat["token"] for seat in created["seats"] if seat["token"]}
 
 
 def play_to_end(client: httpx.Client, created: dict[str, Any], seed: int,

@@ -112,7 +112,7 @@ def test_ai_seats_play_themselves_until_a_human_must_act(client):
     seats = [{"type": "human"}, {"type": "ai", "iterations": 200}, {"type": "ai", "time_ms": 20}]
     game = create(client, AI_GAME, 3, seats=seats)
     assert [s["type"] for s in game["seats"]] == ["human", "ai", "ai"]
-    assert "token" not in game["seats"][1] and "token" in game["seats"][0]
+    assert game["seats"][1]["token"] is None and game["seats"][0]["token"]
     path, token, rng = f"/v1/games/{game['id']}", game["seats"][0]["token"], random.Random(1)
     while True:
         view = client.get(path, headers=auth(token)).json()
@@ -129,7 +129,7 @@ def test_ai_seats_play_themselves_until_a_human_must_act(client):
 def test_an_all_ai_game_plays_to_the_end_in_the_background(client):
     seats = [{"type": "ai", "iterations": 50}] * 2
     game = create(client, AI_GAME, 2, seats=seats)
-    assert all("token" not in s for s in game["seats"])
+    assert all(s["token"] is None for s in game["seats"])
     deadline = time.monotonic() + 60
     while client.get(f"/v1/games/{game['id']}").json()["status"] != "over":
         assert time.monotonic() < deadline, "the all-AI game did not finish"
@@ -141,6 +141,8 @@ def test_an_all_ai_game_plays_to_the_end_in_the_background(client):
     ([{"type": "human"}], "one entry per player: 2 expected, got 1"),
     ([{"type": "human"}, {"type": "ai"}], "exactly one of level, iterations and time_ms"),
     ([{"type": "human"}, {"type": "ai", "iterations": 10 ** 7}], "capped at 20,000"),
+    ([{"type": "human", "level": 2}, {"type": "ai", "level": 2}], "seats[0] is not an AI seat (human)"),
+    ([{"type": "open", "iterations": 5}, {"type": "ai", "level": 2}], "seats[0] is not an AI seat (open)"),
 ])
 def test_bad_seat_lists_are_refused(client, seats, detail):
     response = client.post("/v1/games", json={"game": AI_GAME, "players": 2, "seats": seats})

@@ -69,3 +69,20 @@ def test_the_same_seed_deals_the_same_game_as_core(client):
     view = client.get(f"/v1/games/{created['id']}", headers=auth(token)).json()
     assert view["view"] == core.new_game("cup-the-crab", 4, seed=77,
                                          options={"first_player": 2}).view(0)
+
+
+def test_a_custom_crabe_vs_poulpe_deck_is_each_colours_cards_by_face(client):
+    """Over HTTP a deck is a list of faces per colour (5 to 40 cards each), so every deck
+    the document allows is one the game takes; core gets it as {card: copies}."""
+    deck = {"crab": ["alpha", "1", "1", "2", "pincer", "omega"],
+            "octopus": ["alpha", "3", "4", "5", "mimic"]}
+    created = client.post("/v1/games", json={"game": "crabe-vs-poulpe", "players": 2,
+                                             "seed": 4, "options": {"deck": deck}})
+    assert created.status_code == 201, created.text
+    view = client.get(f"/v1/games/{created.json()['id']}").json()["view"]
+    assert view["mode"] == "custom"
+    assert view["deck"] == {"crab-alpha": 1, "crab-1": 2, "crab-2": 1, "crab-pincer": 1,
+                            "crab-omega": 1, "octopus-alpha": 1, "octopus-3": 1,
+                            "octopus-4": 1, "octopus-5": 1, "octopus-mimic": 1}
+    assert view["deck"] == core.new_game("crabe-vs-poulpe", 2, seed=4, options={
+        "deck": view["deck"]}).view(None)["deck"]

@@ -54,7 +54,8 @@ def test_a_join_takes_the_seat_asked_for_or_the_first_open_one_and_its_token_pla
     first = client.post(f"{path}/join", json={}).json()
     assert (second["seat"], first["seat"]) == (3, 1)
     assert_problem(client.post(f"{path}/join", json={"seat": 3}), 409, "seat-taken")
-    assert_problem(client.post(f"{path}/join", json={"seat": 9}), 422, "no-such-seat")
+    assert_problem(client.post(f"{path}/join", json={"seat": 4}), 409, "no-such-seat")
+    assert_problem(client.post(f"{path}/join", json={"seat": 5}), 400, "invalid-request")
     assert_problem(client.post(f"{path}/join", json={"name": "  "}), 400, "invalid-request")
     last = client.post(f"{path}/join", json={"name": "Ed"}).json()
     assert_problem(client.post(f"{path}/join", json={"name": "Fay"}), 409, "game-full")
@@ -127,9 +128,12 @@ def test_the_waiting_list_pages_with_a_cursor_without_gaps_or_repeats(client):
             break
     assert len(seen) == len(set(seen))
     assert [i for i in seen if i in made] == list(reversed(made))
-    # a string, as the document says a cursor is, but not one this API gave
-    assert_problem(client.get("/v1/games", params={"cursor": "not-ours"}), 422,
-                   "invalid-cursor")
+    # a cursor is a position (a creation time and an id): one of another form is refused,
+    # one of this form is a position like any other, so it pages like any other
+    assert_problem(client.get("/v1/games", params={"cursor": "not-ours"}), 400,
+                   "invalid-request")
+    assert client.get("/v1/games", params={"cursor": "1.5~made-up"}).json() == \
+        {"games": [], "next_cursor": None}
     assert client.get("/v1/games", params={"limit": 0}).status_code == 400
 
 
@@ -178,4 +182,5 @@ def test_a_rematch_keeps_seats_names_and_tokens_and_rotates_the_first_player(cli
     new = client.get(new_path).json()
     assert [s["name"] for s in new["seats"]] == ["Ana", "Bo"]
     assert new["view"]["first_player"] == (first_before + 1) % 2
-    assert "token" not in asked.text
+    assert [seat["token"] for seat in asked.json()["seats"]] == [None, None]  # kept, not shown
+    assert not any(token in asked.text for token in tokens.values())

@@ -14,8 +14,14 @@ CREATE_REFUSED = [
     ({"game": "cup-the-crab", "players": 2, "seats": [{"type": "ai", "iterations": "50"},
                                                       {}]},
      "got `str` - at `$.seats[0].iterations`"),
-    ({"game": "crabe-vs-poulpe", "players": 2, "options": {"deck": {"crab-1": "2"}}},
-     "got `str` - at `$.options.deck[...]`"),
+    ({"game": "crabe-vs-poulpe", "players": 2, "options": {"deck": {"crab-1": 2}}},
+     "unknown field `crab-1` - at `$.options.deck`"),
+    ({"game": "crabe-vs-poulpe", "players": 2,
+      "options": {"deck": {"crab": ["1"] * 4, "octopus": ["1"] * 5}}},
+     "Expected `array` of length >= 5 - at `$.options.deck.crab`"),
+    ({"game": "crabe-vs-poulpe", "players": 2,
+      "options": {"deck": {"crab": ["eleven"] * 5, "octopus": ["1"] * 5}}},
+     "Invalid enum value 'eleven' - at `$.options.deck.crab[0]`"),
     ({"game": "cup-the-crab", "players": 2.5}, "Expected `int`, got `float` - at `$.players`"),
     ({"game": 7, "players": 2}, "Expected `str`, got `int` - at `$.game`"),
     ({"game": "cup-the-crab", "players": 2, "colour": "red"}, "unknown field `colour`"),
@@ -78,7 +84,7 @@ def test_a_move_with_a_field_its_type_does_not_have_is_refused_by_the_rules(clie
     before = state_of(client, path, token)
     response = client.post(f"{path}/moves", json={"move": {**move, "stack": 0}},
                            headers=auth(token))
-    assert response.status_code == 422, response.text
+    assert response.status_code == 409, response.text
     assert "exactly the fields type, cards" in response.json()["detail"]
     assert state_of(client, path, token) == before
 

@@ -8,6 +8,9 @@ from typing import Any
 import pytest
 from openapi_spec_validator import validate
 
+import core
+import core.ai
+
 PROBLEM = "application/problem+json"
 # What each game operation can answer (service/controllers); a new status must be added here
 # and to the document together.
@@ -16,8 +19,8 @@ STATUSES = {
     ("get", "/v1/games/{game_id}"): {"200", "304", "401", "404", "503"},
     ("get", "/v1/games/{game_id}/legal-moves"): {"200", "304", "401", "404", "503"},
     ("get", "/v1/games/{game_id}/history"): {"200", "304", "401", "404", "503"},
-    ("post", "/v1/games/{game_id}/moves"): {"200", "400", "401", "404", "409", "413", "422",
-                                            "429", "503"},
+    ("post", "/v1/games/{game_id}/moves"): {"200", "400", "401", "404", "409", "413", "429",
+                                            "503"},
     ("post", "/v1/games/{game_id}/suggest"): {"200", "400", "401", "404", "409", "413",
                                               "422", "429", "503"},
     ("get", "/ready"): {"200", "503"},
@@ -134,13 +137,17 @@ def test_metrics_are_documented_as_prometheus_text(document):
     assert [media.split(";")[0] for media in content] == ["text/plain"]
 
 
-def test_seat_tokens_are_a_bearer_scheme_required_for_moves_optional_for_reads(document):
+def test_seat_tokens_are_a_bearer_scheme_a_spectator_may_go_without(document):
+    """A spectator's reads work without a token, a seat's actions answer 401 without one:
+    OpenAPI cannot say the second, so every seat operation lists the token as optional."""
     assert document["components"]["securitySchemes"]["seatToken"] == {
         "type": "http", "scheme": "bearer", "description": document["components"][
             "securitySchemes"]["seatToken"]["description"]}
     paths = document["paths"]
-    assert paths["/v1/games/{game_id}/moves"]["post"]["security"] == [{"seatToken": []}]
-    assert paths["/v1/games/{game_id}"]["get"]["security"] == [{}, {"seatToken": []}]
+    for path, method in (("/v1/games/{game_id}/moves", "post"), ("/v1/games/{game_id}", "get"),
+                         ("/v1/games/{game_id}/suggest", "post")):
+        assert paths[path][method]["security"] == [{}, {"seatToken": []}]
+        assert "401" in paths[path][method]["responses"]
 
 
 def test_request_bodies_are_closed_objects(document):
@@ -172,13 +179,57 @@ def test_no_response_schema_is_a_free_form_object(document):
     assert checked > 500
 
 
-def test_the_create_response_links_each_seat_token_to_the_game_reads(document):
+def test_the_create_response_links_the_seats_every_game_has_to_their_moves(document):
     links = document["paths"]["/v1/games"]["post"]["responses"]["201"]["links"]
-    read = links["ReadAsSeat1"]
-    assert read["parameters"] == {"path.game_id": "$response.body#/id",
-                                  "header.Authorization":
-                                      "Bearer {$response.body#/seats/1/token}"}
-    assert read["operationId"] == document["paths"]["/v1/games/{game_id}"]["get"]["operationId"]
-    play = document["paths"]["/v1/games/{game_id}/legal-moves"]["get"]["responses"]["200"][
+    fewest = min(min(counts) for counts in core.PLAYERS.values())
+    as_seat = {name for name in links if "AsSeat" in name}
+    assert {name.rsplit("AsSeat", 1)[1] for name in as_seat} == {str(s) for s in range(fewest)}
+    legal = links["LegalMovesAsSeat1"]
+    assert legal["parameters"] == {"path.game_id": "$response.body#/id",
+                                   "header.Authorization":
+                                       "Bearer {$response.body#/seats/1/token}"}
+    assert legal["operationId"] == \
+        document["paths"]["/v1/games/{game_id}/legal-moves"]["get"]["operationId"]
+
+
+def test_links_pass_the_seats_token_on_to_its_moves_and_suggestions(document):
+    paths = document["paths"]
+    play = paths["/v1/games/{game_id}/legal-moves"]["get"]["responses"]["200"][
         "links"]["PlayFirstLegalMove"]
     assert play["requestBody"]["move"] == "$response.body#/legal_moves/0"
+    after_move = paths["/v1/games/{game_id}/moves"]["post"]["responses"]["200"]["links"]
+    for link in (play, after_move["PlayNextLegalMove"], after_move["SuggestNext"]):
+        assert link["parameters"]["header.Authorization"] == "$request.header.Authorization"
+    for path, method in (("/v1/games/{game_id}/legal-moves", "get"),
+                         ("/v1/games/{game_id}/moves", "post")):
+        declared = {p["name"] for p in paths[path][method]["parameters"] if p["in"] == "header"}
+        assert "Authorization" in declared  # a link may only name a declared header
+
+
+def test_a_new_game_is_one_schema_per_game_and_player_count(document):
+    schemas = document["components"]["schemas"]
+    variants = [resolve(document, ref["$ref"]) for ref in schemas["CreateGame"]["oneOf"]]
+    assert {(v["properties"]["game"]["const"], v["properties"]["players"]["const"])
+            for v in variants} == {(game, n) for game in core.GAMES for n in core.PLAYERS[game]}
+    for variant in variants:
+        players = variant["properties"]["players"]["const"]
+        seats = variant["properties"]["seats"]["anyOf"][0]
+        assert seats["minItems"] == seats["maxItems"] == players
+        options = variant["properties"]["options"]["anyOf"][0]
+        assert set(options["properties"]) == set(core.OPTIONS[variant["properties"]["game"][
+            "const"]])
+        first = options["properties"]["first_player"]["anyOf"][0]
+        assert first["maximum"] == players - 1
+
+
+def test_budgets_are_exactly_one_kind_within_this_servers_caps(document):
+    budget = document["components"]["schemas"]["Budget"]
+    kinds = {}
+    for ref in budget["oneOf"]:
+        variant = resolve(document, ref["$ref"])
+        (kind,) = variant["required"]
+        kinds[kind] = variant["properties"][kind]
+        assert all(variant["properties"][other] == {"type": "null"}
+                   for other in ("level", "iterations", "time_ms") if other != kind)
+    assert kinds["iterations"]["maximum"] == 20_000 and kinds["time_ms"]["maximum"] == 2_000
+    assert kinds["level"]["maximum"] == max(core.ai.LEVELS)

@@ -49,8 +49,10 @@ def play_whole_game(gen, url: str, game: str, players: int, seed: int, typed: di
     """Random legal moves, chosen from the client's typed lists, until the game is over."""
     models = gen.models
     spectator = gen.client.Client(base_url=url, raise_on_unexpected_status=True)
-    created = gen.v1_games_create.sync(client=spectator, body=models.CreateGame(
-        game=models.CreateGameGame(game), players=players, seed=seed))
+    prefix = {"cup-the-crab": "CupCrab", "crabe-vs-poulpe": "Cvp"}[game]
+    new_game = getattr(models, f"Create{prefix}{players}")  # one model per game and count
+    created = gen.v1_games_create.sync(client=spectator, body=new_game(
+        game=game, players=players, seed=seed))
     assert isinstance(created, models.Created) and created.version == 0
     seats = {seat.seat: gen.client.AuthenticatedClient(base_url=url, token=seat.token,
                                                        raise_on_unexpected_status=True)

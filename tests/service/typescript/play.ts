@@ -21,26 +21,33 @@ type OptionalKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? K : never }[k
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
 
-// Every schema with a property a value may leave out, and exactly those properties. The
-// request fields with defaults are optional; a response field the server always sends
-// (SeatToken.name included) stays required. The only optional response fields are the ones
-// the server really leaves out (a seat's token for non-human seats, a Crabe vs Poulpe
-// entry's revealed hand, a problem's extras). A new optional field fails the build here.
 type Optional = {
   [N in keyof Schemas as OptionalKeys<Schemas[N]> extends never ? never : N]: OptionalKeys<Schemas[N]>;
 };
-export type OptionalFieldsAreAsDocumented = Assert<Same<Optional, {
-  CreateGame: "options" | "seed" | "seats" | "listed" | "turn_seconds" | "on_timeout";
-  GameOptions: "first_player" | "mode" | "deck";
-  SeatSpec: "type" | "name" | "iterations" | "time_ms" | "level";
-  MoveRequest: "expected_version";
-  Budget: "iterations" | "time_ms" | "level";
-  JoinRequest: "name" | "seat";
-  SeatToken: "token";
-  CvpMoveEntry: "revealed";
-  CvpTimeoutEntry: "revealed";
-  Problem: "legal_moves" | "current_version";
-}>>;
+type CreateOptional = "options" | "seed" | "seats" | "listed" | "turn_seconds" | "on_timeout";
+
+// Requests: every field with a default may be left out, in every game's and player count's
+// variant of a new game, in a move and in a join.
+export type RequestsLeaveOutWhatHasADefault = [
+  Assert<Same<OptionalKeys<Schemas["CreateCupCrab2"]>, CreateOptional>>,
+  Assert<Same<OptionalKeys<Schemas["CreateCupCrab5"]>, CreateOptional>>,
+  Assert<Same<OptionalKeys<Schemas["CreateCvp2"]>, CreateOptional>>,
+  Assert<Same<OptionalKeys<Schemas["MoveRequest"]>, "expected_version">>,
+  Assert<Same<OptionalKeys<Schemas["JoinRequest"]>, "name" | "seat">>,
+];
+
+// Responses: what the server always sends is required (a new game's seats' names and
+// tokens included, null where there is none); the only response schemas with optional
+// fields are the ones the server really leaves out (a Crabe vs Poulpe entry's revealed
+// hand, a problem's extras). A new optional response field fails the build here.
+type RequestSchema = "CreateGame" | `Create${"CupCrab" | "Cvp"}${number}` | "SeatSpec"
+  | "SeatHumanOrOpen" | `AiSeatBy${string}` | "Budget" | `BudgetBy${string}` | "MoveRequest"
+  | "JoinRequest";
+export type ResponsesRequireWhatIsAlwaysSent = [
+  Assert<Same<Exclude<keyof Optional, RequestSchema>, "CvpMoveEntry" | "CvpTimeoutEntry" | "Problem">>,
+  Assert<Same<Optional["CvpMoveEntry"], "revealed">>,
+  Assert<Same<Optional["Problem"], "legal_moves" | "current_version">>,
+];
 
 // --- The program ----------------------------------------------------------------------------
 
@@ -95,9 +102,17 @@ interface Played {
   result: Result;
 }
 
-async function playWholeGame(game: GameName, players: number, random: () => number): Promise<Played> {
-  // Only the required fields: no options, seed, seats, listed, turn_seconds or on_timeout.
-  const created = await api.POST("/v1/games", { body: { game, players } });
+/** A new game with only the required fields: no options, seed, seats, listed,
+ * turn_seconds or on_timeout. */
+function newGame(game: GameName) {
+  return game === "cup-the-crab"
+    ? api.POST("/v1/games", { body: { game: "cup-the-crab", players: 3 } })
+    : api.POST("/v1/games", { body: { game: "crabe-vs-poulpe", players: 2 } });
+}
+
+async function playWholeGame(game: GameName, random: () => number): Promise<Played> {
+  const created = await newGame(game);
+  const players = game === "cup-the-crab" ? 3 : 2;
   if (created.data === undefined) fail("create", created.response.status, created.error);
   check(created.response.status === 201, `create answered ${created.response.status}`);
   const { id } = created.data;
@@ -107,7 +122,7 @@ async function playWholeGame(game: GameName, players: number, random: () => numb
   for (const seat of created.data.seats) {
     const name: string | null = seat.name; // always sent: required in the types
     check(seat.type === "human" && name === null, "the default seats are unnamed humans");
-    check(seat.token !== undefined, "a human seat comes with its token");
+    check(seat.token !== null, "a human seat comes with its token");
     tokens.set(seat.seat, seat.token);
   }
   check(tokens.size === players, "a token for every seat");
@@ -183,8 +198,8 @@ async function joinAnOpenSeat(): Promise<void> {
 async function main(): Promise<void> {
   const random = generator(Number(seedText));
   await joinAnOpenSeat();
-  for (const [game, players] of [["cup-the-crab", 3], ["crabe-vs-poulpe", 2]] as const) {
-    const played = await playWholeGame(game, players, random);
+  for (const game of ["cup-the-crab", "crabe-vs-poulpe"] as const) {
+    const played = await playWholeGame(game, random);
     console.log(JSON.stringify(played));
   }
 }

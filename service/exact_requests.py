@@ -1,0 +1,136 @@
+"""Request schemas exactly as this server decides: what the document allows, it accepts.
+
+msgspec describes each request struct field by field, but some rules tie fields together
+(a seat per player, `first_player` a seat of this game, exactly one AI budget) or depend on
+this server's settings (the shortest turn clock, the AI's caps). A generator that reads
+only the document (schemathesis, a typed client) must not be able to build a request the
+server then refuses, nor the other way round, so those schemas are written out here in
+full: a new game as one variant per game and player count, a budget as one variant per
+kind of budget, each within this server's limits.
+"""
+
+from typing import Any
+
+import core
+import core.ai
+from service.config import Settings
+
+REF = "#/components/schemas/{name}"
+NULL = {"type": "null"}
+BUDGET_KINDS = ("level", "iterations", "time_ms")
+# The schema names of each game's variants: its bodies' prefix (CupCrabGame, CvpGame).
+PREFIXES = {"cup-the-crab": "CupCrab", "crabe-vs-poulpe": "Cvp"}
+
+
+def nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"anyOf": [schema, NULL], "default": None}
+
+
+def highest_level(settings: Settings) -> int | None:
+    """The strongest AI level whose budget fits this server's iteration cap."""
+    fitting = [level for level, budget in core.ai.LEVELS.items()
+               if budget["iterations"] <= settings.ai_max_iterations]
+    return max(fitting, default=None)
+
+
+def budget_bounds(settings: Settings) -> dict[str, dict[str, Any]]:
+    bounds = {"iterations": {"type": "integer", "minimum": 1,
+                             "maximum": settings.ai_max_iterations},
+              "time_ms": {"type": "integer", "minimum": 1,
+                          "maximum": settings.ai_max_time_ms}}
+    level = highest_level(settings)
+    if level is not None:
+        bounds["level"] = {"type": "integer", "minimum": min(core.ai.LEVELS), "maximum": level,
+                           "description": "a measured strength level (docs/ai.md)"}
+    return bounds
+
+
+def budget_variants(settings: Settings, extra: dict[str, Any],
+                    required: tuple[str, ...] = ()) -> dict[str, dict[str, Any]]:
+    """One object schema per kind of budget, by the kind's name: that field set, the
+    others absent or null."""
+    variants = {}
+    for kind, bound in budget_bounds(settings).items():
+        properties = {**extra, **{other: NULL for other in BUDGET_KINDS}, kind: bound}
+        variants[kind] = {"type": "object", "properties": properties,
+                          "required": [*required, kind], "additionalProperties": False}
+    return variants
+
+
+def named(schemas: dict[str, Any], prefix: str, variants: dict[str, dict[str, Any]]
+          ) -> list[dict[str, str]]:
+    """Each variant as a component of its own (generators name a union's members by them),
+    and the references to them."""
+    refs = []
+    for kind, variant in variants.items():
+        name = prefix + "".join(part.title() for part in kind.split("_"))
+        schemas[name] = {"title": name, **variant}
+        refs.append({"$ref": REF.format(name=name)})
+    return refs
+
+
+def budget(settings: Settings, schemas: dict[str, Any]) -> dict[str, Any]:
+    return {"title": "Budget", "description": schemas["Budget"].get("description", ""),
+            "oneOf": named(schemas, "BudgetBy", budget_variants(settings, {}))}
+
+
+def seat_spec(settings: Settings, schemas: dict[str, Any]) -> dict[str, Any]:
+    """A human or open seat (no budget), or an AI seat with exactly one budget."""
+    described = schemas["SeatSpec"]
+    name = described["properties"]["name"]
+    person = {"type": "object",
+              "properties": {"type": {"enum": ["human", "open"], "default": "human"},
+                             "name": name, **{kind: NULL for kind in BUDGET_KINDS}},
+              "additionalProperties": False}
+    robots = budget_variants(settings, {"type": {"const": "ai"}, "name": name}, ("type",))
+    return {"title": "SeatSpec", "description": described.get("description", ""),
+            "oneOf": [*named(schemas, "Seat", {"human_or_open": person}),
+                      *named(schemas, "AiSeatBy", robots)]}
+
+
+def game_options(game: str, players: int, described: dict[str, Any]) -> dict[str, Any]:
+    properties = {key: value for key, value in described["properties"].items()
+                  if key in core.OPTIONS[game]}
+    if "first_player" in properties:
+        properties["first_player"] = nullable(
+            {"type": "integer", "minimum": 0, "maximum": players - 1})
+    return {"type": "object", "properties": properties, "additionalProperties": False}
+
+
+def create_variant(game: str, players: int, settings: Settings,
+                   schemas: dict[str, Any]) -> dict[str, Any]:
+    base = schemas["CreateGame"]["properties"]
+    properties = {
+        **base,
+        "game": {"const": game},
+        "players": {"const": players},
+        "options": nullable(game_options(game, players, schemas["GameOptions"])),
+        "seats": nullable({"type": "array", "items": {"$ref": REF.format(name="SeatSpec")},
+                           "minItems": players, "maxItems": players,
+                           "description": "one entry per player, in seat order"}),
+        "seed": nullable({"type": "integer", "minimum": 0, "maximum": 2**64 - 1,
+                          "description": "the deal's seed (a seeded game is unrated)"}),
+        "turn_seconds": nullable({"type": "integer", "minimum": settings.turn_seconds_min,
+                                  "maximum": 86_400,
+                                  "description": "this server's shortest clock to a day"}),
+    }
+    return {"title": f"Create{PREFIXES[game]}{players}",
+            "description": f"A new game of {game} for {players} players.", "type": "object",
+            "properties": properties, "required": ["game", "players"],
+            "additionalProperties": False}
+
+
+def exact_requests(schemas: dict[str, Any], settings: Settings) -> None:
+    """Replaces the request schemas msgspec made with the exact ones, in place."""
+    variants = []
+    for game in core.GAMES:
+        for players in core.PLAYERS[game]:
+            name = f"Create{PREFIXES[game]}{players}"
+            schemas[name] = create_variant(game, players, settings, schemas)
+            variants.append({"$ref": REF.format(name=name)})
+    schemas["CreateGame"] = {"title": "CreateGame",
+                             "description": schemas["CreateGame"].get("description", ""),
+                             "oneOf": variants}
+    schemas["SeatSpec"] = seat_spec(settings, schemas)
+    schemas["Budget"] = budget(settings, schemas)
+    del schemas["GameOptions"]  # each variant says which options its game takes
