@@ -40,16 +40,16 @@ _WHEN = {
          " (`unauthorized`)",
     404: "No game has this id, or it expired after going idle (`game-not-found`)",
     409: "The request conflicts with the game as it is now: it moved on"
-         " (`version-conflict`, with `current_version`), the move is not legal now"
-         " (`illegal-move`, with `legal_moves`), the seat has nothing to decide now"
+         " (`version-conflict`, with `current_version`), the seat has nothing to decide now"
          " (`not-your-turn`), the game waits for players (`game-waiting`), a seat is taken,"
          " the game full or without that seat (`seat-taken`, `game-full`, `no-such-seat`),"
          " the game started (`game-started`) or is not over (`game-not-over`), or the"
          " idempotency key was used for another request (`idempotency-key-reused`)",
     413: "The body is larger than the server accepts (`body-too-large`)",
-    422: "Understood but refused: what the schema cannot say of a game or its options"
-         " (`invalid-game`), an AI budget over this server's caps (`budget-refused`), a"
-         " cursor this API did not give (`invalid-cursor`)",
+    422: "Understood but refused: a move that is not legal now, out of turn or of another"
+         " game (`illegal-move`, with `legal_moves`), what the schema cannot say of a game"
+         " or its options (`invalid-game`), an AI budget the schema does not allow"
+         " (`budget-refused`)",
     429: "Over the rate limit of this client address (creates, joins) or seat token"
          " (moves, suggestions): `rate-limited`, with `Retry-After` and the RateLimit"
          " headers",

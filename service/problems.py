@@ -90,7 +90,7 @@ HANDLERS = {
     Unauthorized: lambda r, e: problem(r, 401, "unauthorized", str(e),
                                        headers={"WWW-Authenticate": "Bearer"}),
     InvalidGame: lambda r, e: problem(r, 422, "invalid-game", str(e)),
-    MoveRejected: lambda r, e: problem(r, 409, "illegal-move", str(e),
+    MoveRejected: lambda r, e: problem(r, 422, "illegal-move", str(e),
                                        legal_moves=e.legal_moves),
     VersionConflict: lambda r, e: problem(r, 409, "version-conflict", str(e),
                                           current_version=e.current),

@@ -120,7 +120,7 @@ class GamesController(Controller):
             "you": seat, "legal_moves": moves}), headers=cache_headers(tag))
 
     @post("/{game_id:str}/moves", status_code=200,
-          responses=problems(400, 401, 404, 409, 413, 429, 503),
+          responses=problems(400, 401, 404, 409, 413, 422, 429, 503),
           description="409 `game-waiting` while seats are open; 409 `version-conflict`"
                       " for a stale expected_version.",
           summary="Apply one move for the token's seat")

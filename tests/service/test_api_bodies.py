@@ -71,7 +71,7 @@ def test_a_move_nested_32_levels_deep_reaches_the_game(client, game):
         nested = [nested]
     response = client.post(f"{path}/moves", json={"move": {"type": nested}},
                            headers=auth(tokens[0]))
-    assert "unknown move type" in assert_problem(response, 409, "illegal-move")["detail"]
+    assert "unknown move type" in assert_problem(response, 422, "illegal-move")["detail"]
 
 
 def test_the_server_logs_no_traceback_for_hostile_bodies(api, client, game):

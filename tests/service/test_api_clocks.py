@@ -70,7 +70,7 @@ def test_under_forfeit_a_player_who_never_moves_ends_the_game_ranked_last(api, c
     reserve = client.get(f"/v1/games/{game['id']}", headers=auth(token)).json()["view"]
     refused = client.post(f"/v1/games/{game['id']}/moves", headers=auth(token), json={
         "move": {"type": "select", "cards": (reserve["reserve"] or ["crab"] * 3)[:3]}})
-    assert refused.status_code == 409 and "forfeited" in refused.json()["detail"]
+    assert refused.status_code == 422 and "forfeited" in refused.json()["detail"]
 
 
 def test_a_seat_whose_clock_ran_out_under_ai_comes_back_and_plays_on(api, client):

@@ -100,21 +100,21 @@ def test_unknown_paths_and_methods_are_problems_too(client):
     assert_problem(client.delete("/v1/games"), 405, "method-not-allowed")
 
 
-def test_illegal_moves_are_409_with_the_reason_and_the_legal_moves(client, game):
+def test_illegal_moves_are_422_with_the_reason_and_the_legal_moves(client, game):
     created, tokens, path = game
     before = snapshot(client, created)
     body = assert_problem(client.post(f"{path}/moves", json={"move": {
         "type": "select", "cards": ["bottle", "bottle", "bottle"]}}, headers=auth(tokens[0])),
-        409, "illegal-move")
+        422, "illegal-move")
     assert "cannot select" in body["detail"]
     assert body["legal_moves"] == before[1]["legal_moves"]
     body = assert_problem(client.post(f"{path}/moves", json={"move": {"type": "pass"}},
-                                      headers=auth(tokens[0])), 409, "illegal-move")
+                                      headers=auth(tokens[0])), 422, "illegal-move")
     assert "unknown move type 'pass'" in body["detail"]
     assert snapshot(client, created) == before
 
 
-def test_moving_out_of_turn_is_409(client, game):
+def test_moving_out_of_turn_is_422(client, game):
     created, tokens, path = game
     for seat in (0, 1, 2):
         move = client.get(path, headers=auth(tokens[seat])).json()["legal_moves"][0]
@@ -122,7 +122,7 @@ def test_moving_out_of_turn_is_409(client, game):
     before = snapshot(client, created)
     move = before[2]["view"]["hand"][0]
     body = assert_problem(client.post(f"{path}/moves", json={"move": {
-        "type": "new-stack", "card": move}}, headers=auth(tokens[1])), 409, "illegal-move")
+        "type": "new-stack", "card": move}}, headers=auth(tokens[1])), 422, "illegal-move")
     assert "it is seat 0's turn to play, not seat 1's" in body["detail"]
     assert body["legal_moves"] == []
     assert snapshot(client, created) == before

@@ -100,7 +100,7 @@ def test_problems_never_echo_tokens_or_hidden_cards(client):
     assert tokens[0] not in response.text
     refused = client.post(f"{path}/moves", json={"move": {
         "type": "select", "cards": ["bottle", "bottle", "bottle"]}}, headers=auth(tokens[1]))
-    assert refused.status_code == 409
+    assert refused.status_code == 422
     reserve0 = client.get(path, headers=auth(tokens[0])).json()["view"]["reserve"]
     reserve1 = client.get(path, headers=auth(tokens[1])).json()["view"]["reserve"]
     assert str(reserve1) in refused.json()["detail"] and str(reserve0) != str(reserve1)

@@ -84,7 +84,7 @@ def test_a_move_with_a_field_its_type_does_not_have_is_refused_by_the_rules(clie
     before = state_of(client, path, token)
     response = client.post(f"{path}/moves", json={"move": {**move, "stack": 0}},
                            headers=auth(token))
-    assert response.status_code == 409, response.text
+    assert response.status_code == 422, response.text
     assert "exactly the fields type, cards" in response.json()["detail"]
     assert state_of(client, path, token) == before
 
