@@ -110,7 +110,11 @@ def _report(out: Path, window: float, games: int, broken: list[str], faults: lis
     total = stats["Aggregated"]
     slowest = max(float(row["Max Response Time"] or 0) for row in stats.values()) / 1000
     not_503 = [row for row in failures if "503" not in row["Error"]]
+    # Since the users honour Retry-After, a 503 is retried and counted as a BACKOFF row
+    backed_off = sum(int(row["Request Count"]) for name, row in stats.items()
+                     if row["Type"] == "BACKOFF")
     print(f"\n| measure | value |\n|---|---|\n| requests | {total['Request Count']} |"
+          f"\n| refused for now (503 with Retry-After), retried | {backed_off} |"
           f"\n| failed requests | {total['Failure Count']} |"
           f"\n| failed with anything but 503 | {sum(int(r['Occurrences']) for r in not_503)} |"
           f"\n| slowest request | {slowest:.2f} s |"

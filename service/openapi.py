@@ -53,9 +53,9 @@ _WHEN = {
     429: "Over the rate limit of this client address (creates, joins) or seat token"
          " (moves, suggestions): `rate-limited`, with `Retry-After` and the RateLimit"
          " headers",
-    503: "The game store cannot be reached (`store-unavailable`), or the AI is busy with"
-         " other suggestions (`ai-busy`); nothing was changed, `Retry-After` says when to"
-         " retry",
+    503: "The game store cannot be reached (`store-unavailable`), the AI is busy with"
+         " other suggestions (`ai-busy`), or this replica is stopping (`draining`); nothing"
+         " was changed, `Retry-After` says when to retry",
 }
 
 

@@ -102,7 +102,7 @@ HANDLERS = {
     NotStarted: lambda r, e: problem(r, 409, "game-waiting", str(e)),
     SeatUnavailable: lambda r, e: problem(r, 409, e.slug, str(e)),
     NoSuchSeat: lambda r, e: problem(r, 409, "no-such-seat", str(e)),
-    BadCursor: lambda r, e: problem(r, 422, "invalid-cursor", str(e)),
+    BadCursor: lambda r, e: problem(r, 400, "invalid-request", str(e)),
     RateLimited: lambda r, e: problem(r, 429, "rate-limited", str(e),
                                       headers={"Retry-After": str(e.retry_after)}),
     StoreUnavailable: _store_unavailable,

@@ -70,7 +70,7 @@ class GamesController(Controller):
     def allowed(self) -> Response[None]:
         """What /v1/games allows. Litestar's own OPTIONS answer is made with the route's
         first handler and lists only its method (POST), though GET is served too."""
-        return Response(None, status_code=204, headers={"Allow": "GET, OPTIONS, POST"})
+        return Response(None, status_code=204, headers={"Allow": "GET, HEAD, OPTIONS, POST"})
 
     @get("/", responses=problems(400, 503),
          summary="Listed games waiting for players, newest first (cursor pagination)")
