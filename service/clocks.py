@@ -64,7 +64,7 @@ class Clocks:
         except GameNotFound:
             return
         meta = session.meta
-        if session.record.version != version or meta.status(session.state.is_over) != "active":
+        if session.record.version != version or session.status != "active":
             return  # stale: the seat moved in time (a newer entry is armed if needed)
         if self.robots.robot_to_move(session) is not None:
             # An AI seat is late only if the replica thinking for it died or handed its
@@ -91,6 +91,6 @@ class Clocks:
         replica that died before applying it (any read of the game heals that)."""
         deadline = session.meta.earliest_deadline()
         if deadline is not None and deadline < time.time() - 4 * TICK_SECONDS and \
-                session.meta.status(session.state.is_over) == "active":
+                session.status == "active":
             await self.sessions.deadlines.arm(session.game_id, session.record.version,
                                               deadline)

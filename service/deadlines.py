@@ -1,20 +1,12 @@
 """The index of running turn clocks: which game is due when, shared by every replica.
 
-Deadlines are kept in sorted sets split into BUCKETS buckets (`clock:{0}` .. `clock:{15}`,
-a game's bucket from a hash of its id), each its own Redis Cluster slot, so no command
-spans two slots. A member is "<game id> <version>": the version at which the deadline
+Deadlines are kept in sorted sets split into buckets (service/store/keys.py: a game's
+bucket from a hash of its id), each its own Redis Cluster slot, so no command spans two
+slots. A member is "<game id> <version>": the version at which the deadline
 was set, so an entry left behind by a seat that moved in time is recognised as stale.
 """
 
-import zlib
-
-from service.store import Store
-
-BUCKETS = 16
-
-
-def bucket(game_id: str) -> str:
-    return f"clock:{{{zlib.crc32(game_id.encode()) % BUCKETS}}}"
+from service.store import Store, keys
 
 
 class Deadlines:
@@ -22,13 +14,14 @@ class Deadlines:
         self.store = store
 
     async def arm(self, game_id: str, version: int, deadline: float) -> None:
-        await self.store.index_add(bucket(game_id), f"{game_id} {version}", deadline)
+        await self.store.index_add(keys.clock_bucket(game_id), f"{game_id} {version}",
+                                   deadline)
 
     async def due(self, now: float, per_bucket: int = 32) -> list[tuple[str, str, int]]:
         """Entries due by now: (bucket, game id, version), earliest first per bucket."""
         found = []
-        indexes = [f"clock:{{{k}}}" for k in range(BUCKETS)]
-        for index, member, _ in await self.store.index_due(indexes, now, per_bucket):
+        for index, member, _ in await self.store.index_due(list(keys.CLOCK_BUCKETS), now,
+                                                           per_bucket):
             game_id, _, version = member.partition(" ")
             found.append((index, game_id, int(version)))
         return found

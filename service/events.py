@@ -223,4 +223,4 @@ class Hub:
 
     @staticmethod
     def _over(session: Session) -> bool:
-        return session.meta.status(session.state.is_over) == "over"  # a forfeit ends it too
+        return session.status == "over"  # a forfeit ends it too

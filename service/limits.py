@@ -6,8 +6,8 @@ Creating games and joining them are limited per client address
 itself: a smooth rate with bursts up to the limit. Over budget: 429 problem+json with
 Retry-After; every limited response carries the RateLimit headers.
 
-An address's budget is spent here, before the handler, by one small script keyed
-`rl:{<kind>:<address>}` (its own cluster slot). A seat's budget lives beside its game
+An address's budget is spent here, before the handler, by one small script under its own
+key (service/store/keys.py: its own cluster slot). A seat's budget lives beside its game
 (a token works on one game only), so this middleware hands it to the handler as a
 SeatBudget and the store spends it in the same round trip as it reads the game: a move
 costs no Redis call more for being limited.
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.bodies.common import problem_bytes
-from service.store import Allowance, RateBudget, Store, StoreUnavailable
+from service.store import Allowance, RateBudget, Store, StoreUnavailable, keys
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -163,7 +163,7 @@ class RateLimits:
         return limit if limit is not None and limit.limit > 0 else None
 
     def _key(self, scope: Scope, limit: Limit) -> str:
-        return f"rl:{{{limit.kind}:{client_address(scope, self.trusted)}}}"
+        return keys.address_budget(limit.kind, client_address(scope, self.trusted))
 
 
 def _hashed(token: str) -> str:

@@ -2,7 +2,7 @@
 
 A join or a leave is a change of the game like a move: a compare-and-set on its version,
 so of concurrent joins for one seat exactly one wins. The waiting list is one sorted set
-per game name (`lobby:{<game>}`, its own cluster slot) of listed games with open seats,
+per game name (service/store/keys.py, its own cluster slot) of listed games with open seats,
 scored by creation time; filling a game removes it (after the join commits), and readers
 prune what they find full or expired, so the list heals itself.
 """
@@ -15,9 +15,9 @@ import msgspec
 
 import core
 from service.meta import Meta
+from service.store import keys
 from service.schemas import JoinRequest
-from service.sessions import (MAX_COMMIT_ATTEMPTS, Session, Sessions, Unauthorized,
-                              VersionConflict, new_token)
+from service.sessions import Next, Session, Sessions, Unauthorized, new_token
 
 MAX_PAGE = 100
 
@@ -38,10 +38,6 @@ class BadCursor(Exception):
     pass
 
 
-def waiting_list(game: str) -> str:
-    return f"lobby:{{{game}}}"
-
-
 class Lobby:
     def __init__(self, sessions: Sessions) -> None:
         self.sessions = sessions
@@ -50,28 +46,29 @@ class Lobby:
     async def list_if_waiting(self, session: Session) -> None:
         meta = session.meta
         if meta.listed and meta.open_seats:
-            await self.store.index_add(waiting_list(meta.game), session.game_id, meta.created)
+            await self.store.index_add(keys.waiting_list(meta.game), session.game_id, meta.created)
 
     # -- joining and leaving -------------------------------------------------------
 
     async def join(self, game_id: str, request: JoinRequest) -> tuple[int, str, Session]:
         """Takes request's seat (or the first open one); the seat, its token, the game."""
-        for _ in range(MAX_COMMIT_ATTEMPTS):
-            session = await self.sessions.load(game_id)
+        token, digest = new_token()
+
+        async def take(session: Session) -> Next:
             seat = self._seat_to_take(session, request.seat)
-            token, digest = new_token()
             meta = session.meta
             joined = msgspec.structs.replace(
                 meta, token_hashes=_with(meta.token_hashes, seat, digest),
                 names=_with(meta.names or [None] * meta.players, seat, request.name),
                 open_seats=[s for s in meta.open_seats if s != seat])
-            pending = self.sessions.next_version(session, session.state, None, joined)
-            if await self.sessions.commit(pending, {"seat": seat, "kind": "join",
-                                                    "name": request.name}):
-                if not joined.open_seats:
-                    await self.store.index_remove(waiting_list(meta.game), game_id)
-                return seat, token, pending
-        raise VersionConflict(session.record.version, session.record.version + 1)
+            return Next(self.sessions.next_version(session, session.state, None, joined),
+                        {"seat": seat, "kind": "join", "name": request.name})
+
+        _, joined = await self.sessions.change(game_id, take)
+        assert joined is not None  # take always builds a version
+        if not joined.pending.meta.open_seats:
+            await self.store.index_remove(keys.waiting_list(joined.pending.meta.game), game_id)
+        return joined.entry["seat"], token, joined.pending
 
     @staticmethod
     def _seat_to_take(session: Session, wanted: int | None) -> int:
@@ -89,8 +86,7 @@ class Lobby:
 
     async def leave(self, game_id: str, token: str | None) -> Session:
         """Frees the token's seat of a waiting game."""
-        for _ in range(MAX_COMMIT_ATTEMPTS):
-            session = await self.sessions.load(game_id)
+        async def free(session: Session) -> Next:
             seat = self.sessions.seat_of(session, token)
             if seat is None:
                 raise Unauthorized("leaving needs the seat's token: Authorization: Bearer <token>")
@@ -102,12 +98,13 @@ class Lobby:
                 meta, token_hashes=_with(meta.token_hashes, seat, None),
                 names=_with(meta.names or [None] * meta.players, seat, None),
                 open_seats=sorted([*meta.open_seats, seat]))
-            pending = self.sessions.next_version(session, session.state, None, left)
-            if await self.sessions.commit(pending, {"seat": seat, "kind": "leave",
-                                                    "name": meta.name(seat)}):
-                await self.list_if_waiting(pending)
-                return pending
-        raise VersionConflict(session.record.version, session.record.version + 1)
+            return Next(self.sessions.next_version(session, session.state, None, left),
+                        {"seat": seat, "kind": "leave", "name": meta.name(seat)})
+
+        _, left = await self.sessions.change(game_id, free)
+        assert left is not None  # free always builds a version
+        await self.list_if_waiting(left.pending)
+        return left.pending
 
     # -- the waiting list --------------------------------------------------------------
 
@@ -137,7 +134,7 @@ class Lobby:
         """(score, id, game name) after the cursor position, newest first."""
         rows = []
         for name in names:
-            for game_id, score in await self.store.index_page(waiting_list(name), below, count):
+            for game_id, score in await self.store.index_page(keys.waiting_list(name), below, count):
                 if after is None or (score, game_id) < after:
                     rows.append((score, game_id, name))
         return sorted(rows, reverse=True)[:count]
@@ -149,7 +146,7 @@ class Lobby:
         for (score, game_id, name), record in zip(batch, records):
             meta = None if record is None else msgspec.json.decode(record.meta, type=Meta)
             if meta is None or not meta.open_seats or not meta.listed:
-                await self.store.index_remove(waiting_list(name), game_id)  # heal the list
+                await self.store.index_remove(keys.waiting_list(name), game_id)  # heal the list
             else:
                 alive.append((score, game_id, meta))
         return alive
@@ -159,24 +156,27 @@ class Lobby:
     async def rematch(self, game_id: str, token: str | None) -> tuple[bool, Session]:
         """The next game with the same seats (tokens carry over), the first player
         rotated; (False, it) if a seat already asked for it."""
-        for _ in range(MAX_COMMIT_ATTEMPTS):
-            session = await self.sessions.load(game_id)
+        made: dict[str, Session] = {}
+
+        async def ask(session: Session) -> Next | None:
             seat = self.sessions.seat_of(session, token)
             if seat is None:
                 raise Unauthorized("a rematch needs a seat's token: Authorization: Bearer <token>")
-            meta = session.meta
-            if meta.rematch is not None:
-                return False, await self.sessions.load(meta.rematch)
-            if meta.status(session.state.is_over) != "over":
+            if session.meta.rematch is not None:
+                return None  # another seat asked first: the same next game
+            if session.status != "over":
                 raise SeatUnavailable("game-not-over", "a rematch starts once the game is over")
-            new_id, new_game = await self._next_game(session)
-            asked = msgspec.structs.replace(meta, rematch=new_id)
-            pending = self.sessions.next_version(session, session.state, None, asked)
-            if await self.sessions.commit(pending, {"seat": seat, "kind": "rematch",
-                                                    "next_game": new_id}):
-                return True, new_game
-            # Another seat's rematch won: ours stays unreachable and expires when idle.
-        raise VersionConflict(session.record.version, session.record.version + 1)
+            # A game made for a try that another seat's rematch beat stays unreachable
+            # and expires when idle.
+            new_id, made[new_id] = await self._next_game(session)
+            asked = msgspec.structs.replace(session.meta, rematch=new_id)
+            return Next(self.sessions.next_version(session, session.state, None, asked),
+                        {"seat": seat, "kind": "rematch", "next_game": new_id})
+
+        finished, asked = await self.sessions.change(game_id, ask)
+        if asked is None:
+            return False, await self.sessions.load(finished.meta.rematch)
+        return True, made[asked.entry["next_game"]]
 
     async def _next_game(self, finished: Session) -> tuple[str, Session]:
         meta = finished.meta

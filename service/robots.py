@@ -115,7 +115,7 @@ class Robots:
         if not core.ai.supports(session.meta.game):
             raise InvalidGame(f"no AI plays {session.meta.game!r} yet")
         budget = self.checked(budget)
-        status = session.meta.status(session.state.is_over)
+        status = session.status
         if status != "active":
             raise NotYourTurn(f"seat {seat} has nothing to decide now: the game is {status}")
         if seat not in session.state.to_move:
@@ -143,7 +143,7 @@ class Robots:
     @staticmethod
     def robot_to_move(session: Session) -> int | None:
         """An AI seat that must act now in an active game, if any."""
-        if session.meta.status(session.state.is_over) != "active":
+        if session.status != "active":
             return None
         return next((seat for seat in session.state.to_move if session.meta.is_ai(seat)), None)
 

@@ -8,6 +8,7 @@ import hashlib
 import hmac
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -68,6 +69,11 @@ class Session:
     def state(self) -> core.GameState:
         return core.from_bytes(self.record.blob)
 
+    @cached_property
+    def status(self) -> str:
+        """waiting (seats are open), active, or over (played out or forfeited)."""
+        return self.meta.status(self.state.is_over)
+
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -81,6 +87,13 @@ def new_token() -> tuple[str, str]:
     """A seat's secret token and the hash the store keeps of it."""
     token = secrets.token_urlsafe(32)
     return token, _hash(token)
+
+
+@dataclass(frozen=True)
+class Next:
+    """A game's next version and the log entry that says what made it."""
+    pending: Session
+    entry: dict[str, Any]
 
 
 class Sessions:
@@ -166,8 +179,7 @@ class Sessions:
 
     @staticmethod
     def view(session: Session, seat: int | None, version: int | None = None) -> dict[str, Any]:
-        state, meta = session.state, session.meta
-        status = meta.status(state.is_over)
+        state, meta, status = session.state, session.meta, session.status
         active = status == "active"
         return {
             "id": session.game_id, "game": meta.game,
@@ -249,7 +261,7 @@ class Sessions:
     def moved(self, session: Session, seat: int, move: dict[str, Any]) -> "Session":
         """The next version of session after seat's move; MoveRejected (or NotStarted) if
         the move may not be made now. session.state is left as it was."""
-        status = session.meta.status(session.state.is_over)
+        status = session.status
         if status == "waiting":
             raise NotStarted(f"the game is waiting for players: seats"
                              f" {session.meta.open_seats} are open; moves start once every"
@@ -308,6 +320,21 @@ class Sessions:
         if done and deadline is not None:
             await self.deadlines.arm(pending.game_id, version, deadline)
         return done
+
+    async def change(self, game_id: str, build: Callable[[Session], Awaitable[Next | None]]
+                     ) -> tuple[Session, Next | None]:
+        """Loads the game, builds its next version with build (None: nothing to change)
+        and commits it; when another change committed first, loads and builds again.
+        (The game as build last saw it, what was committed or None.) A move has a loop
+        of its own (play): it also replays idempotent requests and spends a budget."""
+        for _ in range(MAX_COMMIT_ATTEMPTS):
+            session = await self.load(game_id)
+            built = await build(session)
+            if built is None:
+                return session, None
+            if await self.commit(built.pending, built.entry):
+                return session, built
+        raise VersionConflict(session.record.version, session.record.version + 1)
 
     async def _load_for_move(self, game_id: str, replay_key: str | None,
                              budget: SeatBudget | None) -> tuple[Session, bytes | None]:

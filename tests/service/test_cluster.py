@@ -13,6 +13,7 @@ import httpx
 import pytest
 import redis
 
+from service.store import keys
 from tests.clusters import RedisCluster
 from tests.service.play import auth, create, play_to_end, replay_in_core, tokens_of
 from tests.service.servers import Server, server, wait_until
@@ -114,7 +115,7 @@ def test_streams_hear_of_moves_at_once_after_the_node_redis_url_names_dies():
 
 def _served_by(node: redis.Redis, game_id: str) -> bool:
     try:
-        node.exists(f"game:{{{game_id}}}:state")
+        node.exists(keys.game(game_id).state)
         return True
     except redis.exceptions.MovedError:  # another primary holds that slot
         return False

@@ -17,6 +17,7 @@ import pytest
 import redis
 
 import core
+from service.store import keys
 from tests.clusters import PersistentRedis
 from tests.service.play import auth, create, replay_in_core, tokens_of
 from tests.service.servers import server, wait_until
@@ -97,7 +98,7 @@ def verify(url: str, redis_url: str, players: list[Player], over: bool) -> None:
             entries = history["entries"]
             assert history["version"] == player.acknowledged == len(entries)
             assert [entry["version"] for entry in entries] == list(range(1, len(entries) + 1))
-            state = core.from_bytes(store.hget(f"game:{{{game_id}}}:state", "blob"))
+            state = core.from_bytes(store.hget(keys.game(game_id).state, "blob"))
             assert state.is_over == over
             if over:  # the log then shows every move, selections included
                 moves = [(entry["seat"], entry["move"]) for entry in entries]

@@ -1,13 +1,15 @@
 """One contract, two stores: RedisStore (real Redis) and MemoryStore behave alike."""
 
 import asyncio
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 import redis
 
 from service.store import (Change, Commit, GameRecord, MemoryStore, RateBudget, RedisStore,
-                           StoreUnavailable)
+                           StoreUnavailable, keys)
 from tests.service.servers import SHARED_REDIS, PrivateRedis
 
 TTL = 60
@@ -178,11 +180,39 @@ def test_redis_keys_of_one_game_share_a_hash_tag_and_carry_the_ttl():
         await store.commit("tagged", 0, Commit(b"x", META, b"e", "0:k", b"r"))
     run(Kind("redis", SHARED_REDIS), scenario)
     client = redis.Redis.from_url(SHARED_REDIS)
-    keys = sorted(k.decode() for k in client.keys("game:{tagged}:*"))
-    assert keys == ["game:{tagged}:idempotency", "game:{tagged}:log", "game:{tagged}:records",
-                    "game:{tagged}:state"]
-    assert all(0 < client.ttl(k) <= TTL for k in keys)
+    written = sorted(k.decode() for k in client.keys("*tagged*"))
+    assert written == sorted(keys.game("tagged").all())
+    assert {key.split("}")[0] for key in written} == {"game:{tagged"}  # one hash tag
+    assert all(0 < client.ttl(k) <= TTL for k in written)
     client.close()
+
+
+def test_the_lua_and_the_python_rate_budgets_answer_alike():
+    """GCRA runs in Lua on Redis' clock and in Python for the memory store: one burst
+    and its refusals, spent through both, answer the same."""
+    async def burst(store):
+        key = keys.address_budget("gcra", type(store).__name__)
+        return [await store.spend(key, 60_000, 5) for _ in range(8)]
+    answers = {kind: run(Kind(kind, url), burst) for kind, url in
+               (("redis", SHARED_REDIS), ("memory", None))}
+    for name in ("allowed", "remaining"):
+        assert [getattr(a, name) for a in answers["redis"]] == \
+            [getattr(a, name) for a in answers["memory"]]
+    assert [a.allowed for a in answers["memory"]] == [True] * 5 + [False] * 3
+    for redis_answer, memory_answer in zip(answers["redis"], answers["memory"]):
+        assert abs(redis_answer.retry_after_ms - memory_answer.retry_after_ms) <= 50
+        assert abs(redis_answer.reset_ms - memory_answer.reset_ms) <= 50
+
+
+def test_no_module_outside_the_store_spells_a_key():
+    """Every Redis key and channel is named in service/store/keys.py."""
+    service = Path(__file__).resolve().parents[2] / "service"
+    spelled = re.compile(r"""["'`](game|clock|lobby|rl):\{|crab:replicas""")
+    found = [f"{path.relative_to(service)}:{number}" for path in service.rglob("*.py")
+             if "store" not in path.relative_to(service).parts
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if spelled.search(line)]
+    assert found == []
 
 
 def test_an_unreachable_redis_raises_store_unavailable():

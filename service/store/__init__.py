@@ -1,0 +1,24 @@
+"""Where game sessions live: a Redis store for production, an in-process one for a laptop.
+
+Both keep, per game, a record (version, core blob, metadata), the log of changes, each
+version's record (so an event stream can show any version as it was), and idempotency
+records, and pass the same contract tests (tests/service/test_store.py). A change is
+committed by one atomic compare-and-set on the version, which also notifies every replica
+watching the game (Redis pub/sub; in process for the memory store).
+
+One module per concern: `records` (what is kept), `protocol` (the contract), `keys` (every
+Redis key the service uses), `scripts/` (the Lua), `gcra` (rate budgets), `memory`,
+`redis_store` and `notices` (the Redis store's pub/sub).
+"""
+
+from service.store.memory import MemoryStore
+from service.store.protocol import Listener, Store, StoreUnavailable
+from service.store.records import Allowance, Change, Commit, GameRecord, RateBudget
+from service.store.redis_store import RedisStore
+
+__all__ = ["Allowance", "Change", "Commit", "GameRecord", "Listener", "MemoryStore",
+           "RateBudget", "RedisStore", "Store", "StoreUnavailable", "open_store"]
+
+
+def open_store(redis_url: str | None, ttl: int) -> Store:
+    return RedisStore(redis_url, ttl) if redis_url else MemoryStore(ttl)

@@ -1,0 +1,77 @@
+"""Every Redis key and channel the service uses, named here and nowhere else.
+
+A game's keys share one hash tag, `{<game id>}`, so every command and script of a game
+stays in one Redis Cluster slot; each index and rate budget has a tag of its own.
+
+| key | type | what |
+|---|---|---|
+| `game:{id}:state` | hash | version, blob (core's state), meta, the last commit's nonce |
+| `game:{id}:log` | list | each version's log entry |
+| `game:{id}:records` | list | each version's packed record (for streams that resume) |
+| `game:{id}:idempotency` | hash | idempotency key -> the first response |
+| `game:{id}:budget:<name>` | string | a seat's rate budget (GCRA arrival time) |
+| `game:{id}:events` | channel | a commit's notice, "<version> <commit time>" |
+| `lobby:{<game>}` | sorted set | listed games with open seats, by creation time |
+| `clock:{0}` .. `clock:{15}` | sorted sets | running turn clocks, "<id> <version>" by deadline |
+| `rl:{<kind>:<address>}` | string | a client address's rate budget (GCRA arrival time) |
+| `crab:replicas` | channel | subscribed by every replica, so its connection always exists |
+"""
+
+import zlib
+from dataclasses import dataclass
+
+HEARTBEAT = "crab:replicas"
+_GAME_CHANNEL_PREFIX, _GAME_CHANNEL_SUFFIX = "game:{", "}:events"
+
+
+@dataclass(frozen=True)
+class GameKeys:
+    """A game's keys, in the order the commit script takes them."""
+    state: str
+    log: str
+    idempotency: str
+    records: str
+
+    def all(self) -> list[str]:
+        return [self.state, self.log, self.idempotency, self.records]
+
+
+def game(game_id: str) -> GameKeys:
+    tag = f"game:{{{game_id}}}"
+    return GameKeys(f"{tag}:state", f"{tag}:log", f"{tag}:idempotency", f"{tag}:records")
+
+
+def seat_budget(game_id: str, name: str) -> str:
+    """A rate budget kept beside its game (in its slot), spent as the game is read."""
+    return f"game:{{{game_id}}}:budget:{name}"
+
+
+def channel(game_id: str) -> str:
+    """The pub/sub channel on which a game's commits are announced."""
+    return f"{_GAME_CHANNEL_PREFIX}{game_id}{_GAME_CHANNEL_SUFFIX}"
+
+
+def game_of_channel(name: str) -> str | None:
+    """The game a channel announces, None for any other channel."""
+    if name.startswith(_GAME_CHANNEL_PREFIX) and name.endswith(_GAME_CHANNEL_SUFFIX):
+        return name[len(_GAME_CHANNEL_PREFIX):-len(_GAME_CHANNEL_SUFFIX)]
+    return None
+
+
+def waiting_list(game_name: str) -> str:
+    """The listed games of one game with open seats."""
+    return f"lobby:{{{game_name}}}"
+
+
+# The turn-clock indexes: split so that no command spans two cluster slots.
+CLOCK_BUCKETS = tuple(f"clock:{{{index}}}" for index in range(16))
+
+
+def clock_bucket(game_id: str) -> str:
+    """The turn-clock index a game's deadlines go to (a hash of its id)."""
+    return CLOCK_BUCKETS[zlib.crc32(game_id.encode()) % len(CLOCK_BUCKETS)]
+
+
+def address_budget(kind: str, address: str) -> str:
+    """A client address's rate budget for one kind of request (creates, moves)."""
+    return f"rl:{{{kind}:{address}}}"

@@ -1,0 +1,102 @@
+"""This process's one pub/sub connection: commits of the games its streams watch."""
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+
+import redis.asyncio as redis
+from redis.exceptions import RedisError
+
+from service.store import keys
+from service.store.protocol import Listener
+
+log = logging.getLogger("service.store")
+
+
+class Notices:
+    """Pub/sub may drop messages while the connection is down; the log does not, so after
+    every (re)connection each watched game gets a notice of version -1 and its streams
+    re-read the log from where they are. A connection that fails moves on to the next of
+    the nodes `urls()` names (in a cluster: any node, when the first one is down).
+    """
+
+    def __init__(self, urls: Callable[[], list[str]]) -> None:
+        self._urls = urls
+        self.listener: Listener | None = None
+        self._watched: set[str] = set()
+        self._pubsub: redis.client.PubSub | None = None
+        self._task: asyncio.Task | None = None
+
+    async def watch(self, game_id: str) -> None:
+        self._watched.add(game_id)
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        elif self._pubsub is not None:
+            await self._subscribe(self._pubsub, [keys.channel(game_id)])
+
+    async def unwatch(self, game_id: str) -> None:
+        self._watched.discard(game_id)
+        if self._pubsub is not None:
+            try:
+                await self._pubsub.unsubscribe(keys.channel(game_id))
+            except RedisError:
+                pass  # the reconnection subscribes to watched games only
+
+    async def _subscribe(self, pubsub: redis.client.PubSub, channels: list[str]) -> None:
+        try:
+            await pubsub.subscribe(*channels)
+        except RedisError:
+            pass  # _run reconnects and subscribes again
+
+    async def _run(self) -> None:
+        pause, attempt = 0.05, 0
+        while True:
+            urls = self._urls()
+            pubsub = redis.Redis.from_url(urls[attempt % len(urls)], socket_connect_timeout=2,
+                                          health_check_interval=15).pubsub(
+                ignore_subscribe_messages=True)
+            try:
+                subscribed = set(self._watched)
+                await pubsub.subscribe(keys.HEARTBEAT,
+                                       *[keys.channel(game) for game in subscribed])
+                self._pubsub, pause = pubsub, 0.05
+                await self._catch_up(pubsub, subscribed)
+                self._tell_all_to_reread()
+                while True:
+                    message = await pubsub.get_message(timeout=30)
+                    if message is not None:
+                        self._deliver(message)
+            except (RedisError, OSError) as error:
+                log.warning("event notices interrupted (%s); reconnecting", error)
+                attempt += 1
+            finally:
+                self._pubsub = None
+                await pubsub.aclose()
+            await asyncio.sleep(pause)
+            if attempt % len(urls) == 0:  # every node tried: wait longer before the next round
+                pause = min(pause * 2, 2.0)
+
+    async def _catch_up(self, pubsub: redis.client.PubSub, subscribed: set[str]) -> None:
+        """Games watched or unwatched while the connection opened: from now on watch()
+        and unwatch() (un)subscribe by themselves."""
+        if late := self._watched - subscribed:
+            await pubsub.subscribe(*[keys.channel(game) for game in late])
+        if gone := subscribed - self._watched:
+            await pubsub.unsubscribe(*[keys.channel(game) for game in gone])
+
+    def _tell_all_to_reread(self) -> None:
+        if self.listener is not None:
+            for game_id in list(self._watched):
+                self.listener(game_id, -1, time.time())
+
+    def _deliver(self, message: dict) -> None:
+        game_id = keys.game_of_channel(message["channel"].decode())
+        if self.listener is None or game_id is None:
+            return
+        version, _, committed = message["data"].decode().partition(" ")
+        self.listener(game_id, int(version), float(committed))
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()

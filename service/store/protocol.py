@@ -1,0 +1,59 @@
+"""The contract every store keeps (tests/service/test_store.py runs it on both)."""
+
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
+
+from service.store.records import Allowance, Change, Commit, GameRecord, RateBudget
+
+# listener(game id, version, wall-clock time of the commit): a commit of a watched game.
+# A version of -1 means "notices may have been lost" (the store reconnected).
+Listener = Callable[[str, int, float], None]
+
+
+class StoreUnavailable(Exception):
+    """The store cannot be reached; the request changed nothing."""
+
+
+@runtime_checkable
+class Store(Protocol):
+    # Games: one record each, changed by compare-and-set on the version.
+    async def create(self, game_id: str, record: GameRecord) -> None: ...
+    async def load(self, game_id: str) -> GameRecord | None: ...
+    async def load_with_replay(self, game_id: str,
+                               idempotency_key: str) -> tuple[GameRecord | None, bytes | None]:
+        """The record and the stored response for this idempotency key, in one round trip."""
+    async def load_spending(self, game_id: str, budget: RateBudget, idempotency_key: str | None
+                            ) -> tuple[Allowance, GameRecord | None, bytes | None]:
+        """Takes one request from the game's budget and, if it fits, reads the game and
+        the stored response for idempotency_key, in one round trip; (refusal, None, None)
+        if it does not fit."""
+    async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
+        """Applies commit if the game is at expected_version; False if it moved on."""
+    async def history(self, game_id: str) -> list[bytes]: ...
+    async def changes_since(self, game_id: str, version: int) -> list[Change]:
+        """The versions after version, in order (empty if none or no such game)."""
+    async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]: ...
+
+    # Indexes: sorted sets of members by score (the waiting list, the turn clocks).
+    async def index_add(self, index: str, member: str, score: float) -> None: ...
+    async def index_remove(self, index: str, member: str) -> bool:
+        """True if member was there (of concurrent removals, exactly one gets True)."""
+    async def index_due(self, indexes: list[str], upto: float,
+                        count: int) -> list[tuple[str, str, float]]:
+        """(index, member, score) with score <= upto, lowest first, count per index."""
+    async def index_page(self, index: str, below: float | None,
+                         count: int) -> list[tuple[str, float]]:
+        """(member, score) with score <= below (all if None), highest first."""
+
+    # Rate budgets shared by every replica.
+    async def spend(self, key: str, period_ms: int, limit: int) -> Allowance:
+        """Takes one request from key's budget of limit per period (GCRA)."""
+
+    # Commit notices, on any replica.
+    def on_commit(self, listener: Listener) -> None:
+        """Calls listener for every commit of a watched game, on any replica."""
+    async def watch(self, game_id: str) -> None: ...
+    async def unwatch(self, game_id: str) -> None: ...
+
+    async def ping(self) -> None: ...
+    async def close(self) -> None: ...

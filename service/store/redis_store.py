@@ -1,0 +1,239 @@
+"""Games in Redis (one node or a cluster), shared by every replica."""
+
+import asyncio
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+import redis.asyncio as redis
+from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisClusterException, RedisError
+
+from service.store import keys
+from service.store.notices import Notices
+from service.store.protocol import Listener, StoreUnavailable
+from service.store.records import Allowance, Change, Commit, GameRecord, RateBudget
+from service.store.scripts import source
+
+Client = redis.Redis | RedisCluster
+T = TypeVar("T")
+
+# What a failing Redis raises: cluster-wide faults (e.g. no node reachable) are not
+# RedisErrors in redis-py.
+REDIS_FAULTS = (RedisError, RedisClusterException)
+# A connection the peer closed while a command was being written can also surface as the
+# transport's AttributeError or TypeError (redis-py 8.1, redis/redis-py#4287; seen here in
+# loadtests/failover.py as "'NoneType' object has no attribute 'writelines'"). Caught only
+# around the call to Redis itself (RedisStore._io), never around the store's own code.
+TRANSPORT_FAULTS = (AttributeError, TypeError)
+
+# Timeouts of every connection: a Redis that does not answer is a 503, never a hang.
+TIMEOUTS = {"socket_timeout": 5, "socket_connect_timeout": 2}
+SCRIPTS = ("create", "commit", "changes", "spend", "load_spending")
+
+
+async def connect(url: str, pool_size: int) -> Client:
+    """A client for the deployment url names: a cluster's when that node runs in cluster
+    mode (INFO cluster says so), else a single node's.  No setting is needed either way."""
+    probe = redis.Redis.from_url(url, **TIMEOUTS)
+    try:
+        clustered = (await probe.info("cluster")).get("cluster_enabled") == 1
+    finally:
+        await probe.aclose()
+    if clustered:
+        return RedisCluster.from_url(url, max_connections=pool_size, **TIMEOUTS)
+    # A plain pool: redis-py's blocking pool cost a quarter of a move's CPU time.  A
+    # worker holds at most one connection per request awaiting Redis, so 1024 is a
+    # ceiling no healthy worker reaches; past it a request gets a 503, not a hang.
+    # One immediate retry on a broken connection: after Redis restarts, every pooled
+    # socket is dead, and reconnecting once serves the request instead of a 503.  (A
+    # retried commit cannot apply twice: the script compares the version first.)
+    pool = redis.ConnectionPool.from_url(
+        url, max_connections=pool_size, health_check_interval=30,
+        retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)), **TIMEOUTS)
+    return redis.Redis(connection_pool=pool)
+
+
+class RedisStore:
+    """Each game's keys carry one hash tag (keys.py), so every command and script of a
+    game stays in one cluster slot."""
+
+    def __init__(self, url: str, ttl: int, pool_size: int = 1024) -> None:
+        self._url = url
+        self._ttl = ttl
+        self._pool_size = pool_size
+        self._client: Client | None = None  # made by the first request
+        self._scripts: dict[str, redis.client.AsyncScript] = {}
+        self._connecting = asyncio.Lock()
+        self._notices = Notices(self._notice_urls)
+
+    async def _redis(self) -> Client:
+        """The client, connected on first use (a Redis that is down at start-up is a 503
+        until it is up, not a service that fails to start)."""
+        if self._client is None:
+            async with self._connecting:
+                if self._client is None:
+                    try:
+                        client = await connect(self._url, self._pool_size)
+                    except REDIS_FAULTS as error:
+                        raise StoreUnavailable(str(error)) from error
+                    self._scripts = {name: client.register_script(source(name))
+                                     for name in SCRIPTS}
+                    self._client = client
+        return self._client
+
+    async def _io(self, call: Callable[[Client], Awaitable[T]]) -> T:
+        """call's answer from Redis; StoreUnavailable if Redis fails meanwhile."""
+        client = await self._redis()
+        try:
+            return await call(client)
+        except (*REDIS_FAULTS, *TRANSPORT_FAULTS) as error:
+            raise StoreUnavailable(str(error)) from error
+
+    async def _script(self, name: str, keys_: list[str], args: list) -> object:
+        await self._redis()
+        script = self._scripts[name]
+        return await self._io(lambda client: script(keys=keys_, args=args, client=client))
+
+    def _notice_urls(self) -> list[str]:
+        """Where this replica may listen for commit notices: the node REDIS_URL names,
+        then every node the cluster client knows (a cluster forwards each PUBLISH to all
+        of them, so any node that is up will do)."""
+        if not isinstance(self._client, RedisCluster):
+            return [self._url]
+        return [self._url] + [_at_node(self._url, node.host, node.port)
+                              for node in self._client.get_nodes()]
+
+    async def create(self, game_id: str, record: GameRecord) -> None:
+        await self._script("create", [keys.game(game_id).state],
+                           [record.version, record.blob, record.meta, self._ttl])
+
+    async def load(self, game_id: str) -> GameRecord | None:
+        state = keys.game(game_id).state
+        return _record(*await self._io(lambda client: client.hmget(state, RECORD_FIELDS)))
+
+    async def load_with_replay(self, game_id: str,
+                               idempotency_key: str) -> tuple[GameRecord | None, bytes | None]:
+        game = keys.game(game_id)
+
+        async def both(client: Client) -> list:
+            async with client.pipeline(transaction=False) as pipe:
+                pipe.hmget(game.state, RECORD_FIELDS)
+                pipe.hget(game.idempotency, idempotency_key)
+                return await pipe.execute()
+
+        fields, replay = await self._io(both)
+        return _record(*fields), replay
+
+    async def load_spending(self, game_id: str, budget: RateBudget, idempotency_key: str | None
+                            ) -> tuple[Allowance, GameRecord | None, bytes | None]:
+        game = keys.game(game_id)
+        answer = await self._script(
+            "load_spending", [game.state, game.idempotency,
+                              keys.seat_budget(game_id, budget.name)],
+            [budget.period_ms, budget.limit, idempotency_key or ""])
+        allowance = Allowance(answer[0] == 1, *answer[1:4])
+        if not allowance.allowed:
+            return allowance, None, None
+        version, blob, meta, replay = answer[4:]
+        return allowance, _record(version, blob, meta), replay
+
+    async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
+        record = GameRecord(expected_version + 1, commit.blob, commit.meta)
+        done = await self._script("commit", keys.game(game_id).all(), [
+            expected_version, commit.blob, commit.entry, self._ttl,
+            commit.idempotency_key or "", commit.response, commit.meta, record.packed(),
+            keys.channel(game_id), f"{expected_version + 1} {time.time():.6f}",
+            secrets.token_hex(8)])
+        return done == 1
+
+    async def history(self, game_id: str) -> list[bytes]:
+        log = keys.game(game_id).log
+        return await self._io(lambda client: client.lrange(log, 0, -1))
+
+    async def changes_since(self, game_id: str, version: int) -> list[Change]:
+        game = keys.game(game_id)  # one script: both lists read at the same length
+        entries, records = await self._script("changes", [game.log, game.records], [version])
+        return [Change(entry, GameRecord.unpacked(record))
+                for entry, record in zip(entries, records)]
+
+    async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
+        states = [keys.game(game_id).state for game_id in game_ids]
+
+        async def all_of(client: Client) -> list:
+            async with client.pipeline(transaction=False) as pipe:
+                for state in states:
+                    pipe.hmget(state, RECORD_FIELDS)
+                return await pipe.execute()
+
+        return [_record(*row) for row in await self._io(all_of)]
+
+    async def index_add(self, index: str, member: str, score: float) -> None:
+        await self._io(lambda client: client.zadd(index, {member: score}))
+
+    async def index_remove(self, index: str, member: str) -> bool:
+        return await self._io(lambda client: client.zrem(index, member)) == 1
+
+    async def index_due(self, indexes: list[str], upto: float,
+                        count: int) -> list[tuple[str, str, float]]:
+        async def each(client: Client) -> list:
+            async with client.pipeline(transaction=False) as pipe:
+                for index in indexes:
+                    pipe.zrangebyscore(index, "-inf", upto, start=0, num=count, withscores=True)
+                return await pipe.execute()
+
+        return [(index, member.decode(), score)
+                for index, row in zip(indexes, await self._io(each)) for member, score in row]
+
+    async def index_page(self, index: str, below: float | None,
+                         count: int) -> list[tuple[str, float]]:
+        top = "+inf" if below is None else below
+        rows = await self._io(lambda client: client.zrevrangebyscore(
+            index, top, "-inf", start=0, num=count, withscores=True))
+        return [(member.decode(), score) for member, score in rows]
+
+    async def spend(self, key: str, period_ms: int, limit: int) -> Allowance:
+        allowed, remaining, retry, reset = await self._script("spend", [key], [period_ms, limit])
+        return Allowance(allowed == 1, remaining, retry, reset)
+
+    def on_commit(self, listener: Listener) -> None:
+        self._notices.listener = listener
+
+    async def watch(self, game_id: str) -> None:
+        await self._notices.watch(game_id)
+
+    async def unwatch(self, game_id: str) -> None:
+        await self._notices.unwatch(game_id)
+
+    async def ping(self) -> None:
+        await self._io(lambda client: client.ping())
+
+    async def close(self) -> None:
+        await self._notices.close()
+        if isinstance(self._client, RedisCluster):
+            await self._client.aclose()
+        elif self._client is not None:
+            await self._client.aclose(close_connection_pool=True)
+
+
+RECORD_FIELDS = ["version", "blob", "meta"]
+
+
+def _at_node(url: str, host: str, port: int) -> str:
+    """url (its scheme and credentials) pointed at another node of its cluster."""
+    parts = urlsplit(url)
+    credentials = parts.netloc.rpartition("@")[0]
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    return urlunsplit(parts._replace(netloc=f"{credentials}@{where}" if credentials else where,
+                                     path="/0"))
+
+
+def _record(version: bytes | None, blob: bytes | None, meta: bytes | None) -> GameRecord | None:
+    if version is None or blob is None or meta is None:
+        return None
+    return GameRecord(int(version), blob, meta)
