@@ -8,9 +8,10 @@ import importlib
 from typing import Any
 
 import core
+from core import registry
 
 # Game name -> the compiled module writing its observations and masks.
-OBSERVERS = {"cup-the-crab": "core.obs_cupcrab", "crabe-vs-poulpe": "core.obs_cvp"}
+OBSERVERS = {entry.name: entry.observer for entry in registry.GAMES}
 _imported: dict[str, Any] = {}
 
 
