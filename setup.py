@@ -6,6 +6,7 @@ on (bounds, wraparound, None, overflow of C division), set CORE_DEBUG=1:
     CORE_DEBUG=1 pip install -e ".[dev]"
 """
 
+import importlib.util
 import os
 
 from Cython.Build import cythonize
@@ -20,10 +21,22 @@ DIRECTIVES = {
     "initializedcheck": DEBUG,
     "embedsignature": True,
 }
+
+
+def registered_modules() -> list[str]:
+    """Each registered game's compiled modules (core/registry.py, read from its file: the
+    package cannot be imported before it is built)."""
+    spec = importlib.util.spec_from_file_location("registry", "core/registry.py")
+    registry = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(registry)
+    return [module.split(".", 1)[1] for entry in registry.GAMES
+            for module in (entry.rules, entry.search, entry.observer)]
+
+
 EXTENSIONS = [
     Extension(f"core.{name}", [f"core/{name}.pyx"],
               extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"])
-    for name in ("_base", "cupcrab", "cvp", "ai_cupcrab", "ai_cvp", "obs_cupcrab", "obs_cvp")
+    for name in ("_base", *registered_modules())
 ]
 # The search runs one tree per POSIX thread (root parallelism).
 EXTENSIONS.append(Extension("core.ismcts", ["core/ismcts.pyx"],

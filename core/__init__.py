@@ -12,15 +12,17 @@ such as the HTTP service or a search AI never need to know which game runs::
 
 from typing import Any
 
-from core import _codec, cupcrab, cvp
+import importlib
+
+from core import _codec, registry
 from core.errors import IllegalMove, InvalidState
 from core.interface import GameState
 
 __all__ = ["GAMES", "OPTIONS", "PLAYERS", "GameState", "IllegalMove", "InvalidState", "from_bytes",
            "from_snapshot", "new_game", "random_playouts"]
 
-# Game name -> the compiled module implementing it.
-_MODULES = {cupcrab.NAME: cupcrab, cvp.NAME: cvp}
+# Game name -> the compiled module implementing it (core/registry.py).
+_MODULES = {entry.name: importlib.import_module(entry.rules) for entry in registry.GAMES}
 GAMES: tuple[str, ...] = tuple(_MODULES)
 # Game name -> the player counts it is for, in increasing order.
 PLAYERS: dict[str, tuple[int, ...]] = {name: module.PLAYERS for name, module in _MODULES.items()}

@@ -9,10 +9,11 @@ is ours, of a format we read, for a game we know, and not damaged on the way.
 import zlib
 
 from core.errors import InvalidState
+from core.registry import GAMES
 
 MAGIC = b"CG"
 FORMAT_VERSION = 1
-GAME_CODES = {"cup-the-crab": 1, "crabe-vs-poulpe": 2}
+GAME_CODES = {entry.name: entry.code for entry in GAMES}
 _HEADER = len(MAGIC) + 2
 _TRAILER = 4
 

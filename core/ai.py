@@ -20,10 +20,10 @@ import importlib
 import math
 from typing import Any
 
-from core import ismcts
+from core import ismcts, registry
 
-# Game name -> the module adapting it to the search.
-ADAPTERS: dict[str, str] = {"cup-the-crab": "core.ai_cupcrab", "crabe-vs-poulpe": "core.ai_cvp"}
+# Game name -> the module adapting it to the search (core/registry.py).
+ADAPTERS: dict[str, str] = {entry.name: entry.search for entry in registry.GAMES}
 ALGORITHMS = ismcts.ALGORITHMS
 DEFAULT_ALGORITHM = "ismcts"
 DEFAULT_EXPLORATION = 0.7

@@ -14,49 +14,13 @@ its view plus what it remembers of the game's history, nothing else.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
-import core
+from core.rl_games import memory, n_actions, observation_layout, observation_shape, observer
 from core.vector import Vector
 
 __all__ = ["Vector", "aec_env", "gym_env", "memory", "n_actions", "observation_layout",
-           "observation_shape"]
-
-# Game name -> the compiled module writing its observations and masks.
-OBSERVERS = {"cup-the-crab": "core.obs_cupcrab", "crabe-vs-poulpe": "core.obs_cvp"}
-_imported: dict[str, Any] = {}
-
-
-def observer(name: str) -> Any:
-    """The observation module of game `name` (ValueError naming the games if unknown)."""
-    module = _imported.get(name) if isinstance(name, str) else None
-    if module is None:
-        if name not in OBSERVERS:
-            raise ValueError(f"unknown game {name!r}; games are: {', '.join(core.GAMES)}")
-        module = _imported[name] = importlib.import_module(OBSERVERS[name])
-    return module
-
-
-def observation_shape(name: str, players: int) -> tuple[int, ...]:
-    """The shape of `state.observation(seat)` for this game and number of players."""
-    return observer(name).observation_shape(players)
-
-
-def observation_layout(name: str, players: int) -> list[tuple[str, int, int]]:
-    """Every named slice (name, start, stop) of the observation (docs/rl.md)."""
-    return observer(name).observation_layout(players)
-
-
-def n_actions(name: str) -> int:
-    """The number of fixed action ids of the game (the length of an action mask)."""
-    return observer(name).N_ACTIONS
-
-
-def memory(state: core.GameState) -> Any:
-    """A fresh memory for a game that has just started: call `record(state, seat,
-    action)` before each `apply_action`, and `observation(state, seat)` at any time."""
-    return observer(state.game).Memory(state)
+           "observation_shape", "observer"]
 
 
 def aec_env(name: str, players: int, *, render_mode: str | None = None,

@@ -10,22 +10,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 import core
-from core import rl
-
-SEED_SPACE = 2 ** 63
-
-
-def rewards_of(state: Any) -> list[float]:
-    """1 for a sole winner, 1/k each for a victory shared by k, 0 for the others."""
-    winners = state.result()["winners"]
-    return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(state.players)]
-
-
-def decider(state: Any) -> int:
-    """The one seat deciding now: in a simultaneous selection the lowest seat that has
-    not selected (so the choices become consecutive and see nothing of each other)."""
-    return min(state.to_move)
-
+from core import rl_games
+from core.rl_games import SEED_SPACE, decider, rewards_of
 
 class CrabAEC(AECEnv):
     """Agents "player_0".. take turns; a finished game ends every agent at once.
@@ -48,13 +34,13 @@ class CrabAEC(AECEnv):
         self.game, self.players, self.options = name, players, options
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        self._observer = rl.observer(name)
-        size = rl.observation_shape(name, players)
+        self._observer = rl_games.observer(name)
+        size = rl_games.observation_shape(name, players)
         self._spaces = {agent: spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, size, np.float32),
-            "action_mask": spaces.Box(0, 1, (rl.n_actions(name),), np.int8)})
+            "action_mask": spaces.Box(0, 1, (rl_games.n_actions(name),), np.int8)})
             for agent in self.possible_agents}
-        self._actions = {agent: spaces.Discrete(rl.n_actions(name))
+        self._actions = {agent: spaces.Discrete(rl_games.n_actions(name))
                          for agent in self.possible_agents}
         self._seeds = np.random.default_rng()
 

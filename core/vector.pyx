@@ -168,6 +168,9 @@ cdef void _cvp_observe(const void* s, const void* m, int seat, float* out) noexc
     cvp_write_observation(<const CvpState*>s, <const CvpMemory*>m + seat, seat, out)
 
 
+# The games the vector steps: each has a Kind below and a branch in Vector.__init__.
+VECTOR_GAMES = ("cup-the-crab", "crabe-vs-poulpe")
+
 cdef Kind CUPCRAB
 CUPCRAB.state_size = sizeof(CCState)
 CUPCRAB.memory_size = sizeof(CCMemory)
@@ -505,10 +508,13 @@ cdef class Vector:
         if name == "cup-the-crab":
             self.b.kind = CUPCRAB
             self.b.kind.obs_size = cc_observation_size(players)
-        else:
+        elif name == "crabe-vs-poulpe":
             self.b.kind = CVP
             memcpy(self.b.config.deck, cvp_state_of(prototype).deck, CVP_KINDS)
             self.b.config.mode = cvp_state_of(prototype).mode
+        else:  # a game registered in core without its vector Kind yet
+            raise ValueError(f"the vector steps {', '.join(VECTOR_GAMES)}; {name!r} has no"
+                             " Kind table in core/vector.pyx yet (docs/adding-a-game.md)")
         self.b.n = n
         self.b.slot_size = (sizeof(Slot) + self.b.kind.state_size + self.b.kind.memory_size
                             + 63) // 64 * 64

@@ -1,7 +1,7 @@
 // The end of a game: the ranking with the scores, what to do next, and the whole history.
 
 import { h } from "./dom.js";
-import { logPanel } from "./table.js";
+import { logPanel } from "./log.js";
 
 export function endScreen(ctx) {
   const { body, game } = ctx;

@@ -1,5 +1,6 @@
-// The table of one game: follows it (event stream or polling), keeps what the player is
-// choosing, and redraws everything from the game state on each change.
+// The table of one game, its state and transport: follows it (event stream or polling),
+// keeps what the player is choosing, sends moves, and redraws the table (table-view.js,
+// a function of this state) on each change.
 
 import { api, ApiError } from "./api.js";
 import { h, patch } from "./dom.js";
@@ -7,8 +8,7 @@ import { follow } from "./stream.js";
 import { remember, seatOf } from "./saved.js";
 import * as cupcrab from "./cupcrab.js";
 import * as cvp from "./cvp.js";
-import { endScreen } from "./end.js";
-import { invitePanel } from "./invite.js";
+import { seatName, tableView, tickClocks } from "./table-view.js";
 
 const GAMES = { "cup-the-crab": cupcrab, "crabe-vs-poulpe": cvp };
 // How long each move stays on screen when several arrive at once (none for those who ask
@@ -178,95 +178,4 @@ export function openTable(root, { id }) {
 function words(error) {
   if (error instanceof ApiError && error.type.endsWith("version-conflict")) return "The game moved on meanwhile: here is where it stands now.";
   return error.message || String(error);
-}
-
-export function seatName(body, seat) {
-  const named = body.seats?.[seat]?.name;
-  if (seat === body.you) return "You";
-  if (named) return named;
-  return body.seats[seat].type === "ai" ? `Robot ${seat + 1}` : `Player ${seat + 1}`;
-}
-
-// -- the whole table -------------------------------------------------------------------
-
-function tableView(state, ctx) {
-  const { body, game } = ctx;
-  const over = body.status === "over";
-  return h("div.table", { class: `${body.game} ${over ? "over" : ""}`, "data-version": body.version, "data-status": body.status },
-    header(ctx),
-    h("section.seats", { "aria-label": "Players" }, body.view.seats.map((_, seat) => seatChip(ctx, seat))),
-    h("section.board", { "aria-label": "Table" }, game.board(ctx)),
-    // While seats are open the invitation takes the prompt's box, so that the table does
-    // not move when the game starts.
-    h("section.prompt", { class: ctx.legal.length ? "your-turn" : "" },
-      body.status === "waiting" ? invitePanel(ctx)
-        : [h("p.say", { role: "status" }, ctx.busy ? "Playing…" : game.prompt(ctx)),
-           game.choices ? game.choices(ctx) : null],
-      h("p.error", { role: "alert" }, ctx.error || ctx.trouble || "")),
-    over ? endScreen(ctx) : h("section.hand", { "aria-label": "Your cards" }, game.hand(ctx)),
-    over ? null : logPanel(ctx, 8));
-}
-
-function header(ctx) {
-  const { body } = ctx;
-  const status = body.status === "over" ? "Game over" : body.status === "waiting" ? "Waiting for players"
-    : ctx.legal.length ? "Your turn" : "Waiting for others";
-  return h("header.bar", {},
-    h("a.brand", { href: "#/", "data-key": "home" }, h("span.logo", {}), "Crab Table"),
-    h("span.game-name", {}, ctx.game.title, ctx.body.view.mode ? ` · ${ctx.body.view.mode}` : "",
-      ctx.game.rounds ? ` · Round ${ctx.body.view.round} of ${ctx.game.rounds}` : ""),
-    h("span.status", { class: ctx.legal.length ? "turn" : "" }, status),
-    ctx.you === null || body.status === "over" ? null : h("button.hint-button", { type: "button", "data-key": "hint",
-      disabled: !ctx.legal.length || ctx.thinking, onclick: ctx.hint, title: "Ask the AI for a move (key H)" },
-      ctx.thinking ? "Thinking…" : "Hint"));
-}
-
-function seatChip(ctx, seat) {
-  const { body, view } = ctx;
-  const toMove = body.status === "active" && body.to_move.includes(seat);
-  const type = body.seats[seat].type;
-  const deadline = body.seats?.[seat]?.deadline;
-  return h("div.seat", { class: [toMove && "to-move", seat === ctx.you && "me", ctx.changed.has(`seat-${seat}`) && "changed",
-    body.result?.winners?.includes(seat) && "winner"].filter(Boolean).join(" "), "aria-label": ctx.name(seat) },
-    h("div.seat-head", {},
-      h("span.name", {}, seat === ctx.you && body.seats?.[seat]?.name ? `${body.seats[seat].name} (you)` : ctx.name(seat)),
-      type !== "human" ? h("span.badge", { class: type }, type === "ai" ? "AI" : "open") : null,
-      deadline && toMove ? h("span.clock", { "data-deadline": deadline }, clockText(deadline)) : null),
-    ctx.game.seatInfo(ctx, seat));
-}
-
-function clockText(deadline) {
-  const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
-  const hours = Math.floor(left / 3600);
-  const minutes = Math.floor((left % 3600) / 60);
-  const seconds = String(left % 60).padStart(2, "0");
-  return hours ? `${hours}h${String(minutes).padStart(2, "0")}` : `${minutes}:${seconds}`;
-}
-
-function tickClocks(root) {
-  for (const clock of root.querySelectorAll(".clock[data-deadline]")) {
-    clock.textContent = clockText(Number(clock.dataset.deadline));
-    clock.classList.toggle("short", Number(clock.dataset.deadline) - Date.now() / 1000 < 10);
-  }
-}
-
-export function describeEntry(ctx, entry) {
-  const who = ctx.name(entry.seat);
-  switch (entry.kind) {
-    case "join": return `${entry.name || who} sat down`;
-    case "leave": return `${entry.name || who} left`;
-    case "timeout": return `${who} ran out of time: ${ctx.game.describeMove(entry.move)}`;
-    case "forfeit": return `${entry.forfeited.map(ctx.name).join(" and ")} ran out of time: forfeit`;
-    case "rematch": return "A rematch was set up";
-    default: return `${who} ${ctx.game.describeMove(entry.move)}`;
-  }
-}
-
-export function logPanel(ctx, last) {
-  const entries = last ? ctx.history.slice(-last).reverse() : ctx.history;
-  return h("aside.log", { "aria-label": "What happened" },
-    h("h2", {}, last ? "Latest moves" : "The whole game"),
-    h("ul", {}, entries.map((entry, i) => h("li", { class: last && i === 0 && ctx.changed.size ? "fresh" : "" },
-      h("span.v", {}, `#${entry.version}`), " ", describeEntry(ctx, entry)))),
-    entries.length ? null : h("p.note", {}, "No move yet."));
 }

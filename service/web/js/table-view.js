@@ -1,0 +1,75 @@
+// The table of one game drawn as a function of its state: seats, board, prompt, hand, the
+// end and the log. No I/O: what the player does goes back through ctx (table.js).
+
+import { h } from "./dom.js";
+import { endScreen } from "./end.js";
+import { invitePanel } from "./invite.js";
+import { logPanel } from "./log.js";
+
+export function seatName(body, seat) {
+  const named = body.seats?.[seat]?.name;
+  if (seat === body.you) return "You";
+  if (named) return named;
+  return body.seats[seat].type === "ai" ? `Robot ${seat + 1}` : `Player ${seat + 1}`;
+}
+
+export function tableView(state, ctx) {
+  const { body, game } = ctx;
+  const over = body.status === "over";
+  return h("div.table", { class: `${body.game} ${over ? "over" : ""}`, "data-version": body.version, "data-status": body.status },
+    header(ctx),
+    h("section.seats", { "aria-label": "Players" }, body.view.seats.map((_, seat) => seatChip(ctx, seat))),
+    h("section.board", { "aria-label": "Table" }, game.board(ctx)),
+    // While seats are open the invitation takes the prompt's box, so that the table does
+    // not move when the game starts.
+    h("section.prompt", { class: ctx.legal.length ? "your-turn" : "" },
+      body.status === "waiting" ? invitePanel(ctx)
+        : [h("p.say", { role: "status" }, ctx.busy ? "Playing…" : game.prompt(ctx)),
+           game.choices ? game.choices(ctx) : null],
+      h("p.error", { role: "alert" }, ctx.error || ctx.trouble || "")),
+    over ? endScreen(ctx) : h("section.hand", { "aria-label": "Your cards" }, game.hand(ctx)),
+    over ? null : logPanel(ctx, 8));
+}
+
+function header(ctx) {
+  const { body } = ctx;
+  const status = body.status === "over" ? "Game over" : body.status === "waiting" ? "Waiting for players"
+    : ctx.legal.length ? "Your turn" : "Waiting for others";
+  return h("header.bar", {},
+    h("a.brand", { href: "#/", "data-key": "home" }, h("span.logo", {}), "Crab Table"),
+    h("span.game-name", {}, ctx.game.title, ctx.body.view.mode ? ` · ${ctx.body.view.mode}` : "",
+      ctx.game.rounds ? ` · Round ${ctx.body.view.round} of ${ctx.game.rounds}` : ""),
+    h("span.status", { class: ctx.legal.length ? "turn" : "" }, status),
+    ctx.you === null || body.status === "over" ? null : h("button.hint-button", { type: "button", "data-key": "hint",
+      disabled: !ctx.legal.length || ctx.thinking, onclick: ctx.hint, title: "Ask the AI for a move (key H)" },
+      ctx.thinking ? "Thinking…" : "Hint"));
+}
+
+function seatChip(ctx, seat) {
+  const { body, view } = ctx;
+  const toMove = body.status === "active" && body.to_move.includes(seat);
+  const type = body.seats[seat].type;
+  const deadline = body.seats?.[seat]?.deadline;
+  return h("div.seat", { class: [toMove && "to-move", seat === ctx.you && "me", ctx.changed.has(`seat-${seat}`) && "changed",
+    body.result?.winners?.includes(seat) && "winner"].filter(Boolean).join(" "), "aria-label": ctx.name(seat) },
+    h("div.seat-head", {},
+      h("span.name", {}, seat === ctx.you && body.seats?.[seat]?.name ? `${body.seats[seat].name} (you)` : ctx.name(seat)),
+      type !== "human" ? h("span.badge", { class: type }, type === "ai" ? "AI" : "open") : null,
+      deadline && toMove ? h("span.clock", { "data-deadline": deadline }, clockText(deadline)) : null),
+    ctx.game.seatInfo(ctx, seat));
+}
+
+function clockText(deadline) {
+  const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
+  const hours = Math.floor(left / 3600);
+  const minutes = Math.floor((left % 3600) / 60);
+  const seconds = String(left % 60).padStart(2, "0");
+  return hours ? `${hours}h${String(minutes).padStart(2, "0")}` : `${minutes}:${seconds}`;
+}
+
+export function tickClocks(root) {
+  for (const clock of root.querySelectorAll(".clock[data-deadline]")) {
+    clock.textContent = clockText(Number(clock.dataset.deadline));
+    clock.classList.toggle("short", Number(clock.dataset.deadline) - Date.now() / 1000 < 10);
+  }
+}
