@@ -15,6 +15,7 @@ from service.controllers.health import HealthController
 from service.controllers.lobby import LobbyController
 from service.controllers.play import play_routes
 from service.cors import cors
+from service import debug
 from service.decoding import StrictRequest
 from service.drain import Drain
 from service.clocks import Clocks
@@ -84,7 +85,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                         create_static_files_router(path=SWAGGER_ASSETS,
                                                    directories=[swagger_ui_path],
                                                    include_in_schema=False),
-                        *play_routes()],
+                        *play_routes(), *(debug.ROUTES if settings.debug_gc else ())],
         dependencies={"sessions": Provide(lambda: sessions, sync_to_thread=False),
                       "robots": Provide(robots_on, sync_to_thread=False),
                       "hub": Provide(hub_on, sync_to_thread=False),
@@ -100,6 +101,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         on_shutdown=[close_store],
         logging_config=None)
     app.state.settings = settings
+    if settings.debug_gc:
+        debug.LOG.install()
     if settings.cors_origins:  # around the router, as Litestar's own CORS: every answer has it
         app.asgi_handler = cors(settings.cors_origins)(app.asgi_handler)
     logging.getLogger("service").setLevel(logging.INFO)
