@@ -9,25 +9,35 @@ them into its own viewer's events. Nothing read from Redis reaches a client as i
 A stream holds no queue of its own: it remembers the last version it sent, and a notice
 only wakes it to read what follows from the feed. So a slow client costs one batch of
 shared changes at most, and blocks nobody but itself (TCP flow control pauses its
-generator); a client that drops resumes with Last-Event-ID.
+sends); a client that drops resumes with Last-Event-ID.
+
+Ten thousand idle streams in one worker are ten thousand of everything a stream keeps
+alive, and every full garbage collection walks all of it (docs/benchmarks.md, "Event
+streams"). So an open stream is one coroutine (Follower.run, awaited by the server's
+task for the request) waiting on one future, plus one task waiting for the client's
+disconnect; the keep-alive clock and the re-read that heals a lost notice are the
+feed's, one timer for all the streams of a game; the stream keeps no session, no
+decoded state and no event bytes between events.
 """
 
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 from prometheus_client import Counter, Gauge, Histogram
 
 from service import bodies
 from service.sessions import Session, Sessions
-from service.store import Store, StoreUnavailable
+from service.store import StoreUnavailable
 
 log = logging.getLogger("service.events")
 
-CACHED_VERSIONS = 256       # decoded versions a feed keeps for its streams
+# Decoded versions a feed keeps for its streams (each with its events by viewer, up to
+# 14.5 KB apiece): the streams of a game in one process are within a version or two of
+# each other; one further behind (a resumed client) reads the log.
+CACHED_VERSIONS = 32
 
 OPEN_STREAMS = Gauge("crab_event_streams_open", "Event streams open in this worker")
 EVENTS_SENT = Counter("crab_events_sent_total", "Events sent on event streams")
@@ -35,70 +45,126 @@ FAN_OUT_LAG = Histogram("crab_event_fan_out_lag_seconds",
                         "From a commit (on any replica) to its event leaving this worker",
                         buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0))
 
+KEEP_ALIVE = b": keep-alive\n\n"
+END = {"type": "http.response.body", "body": b"", "more_body": False}
 
-@dataclass
+
 class Version:
     """One committed version as every local stream of the game shares it."""
-    entry: dict
-    session: Session   # the record it left (its state is decoded once, when first asked)
-    events: dict[int | None, bytes] = field(default_factory=dict)  # by viewer: made once
+    __slots__ = ("entry", "session", "events", "over")
+
+    def __init__(self, entry: dict, session: Session) -> None:
+        self.entry = entry
+        self.session = session   # the record it left (its state decoded when first asked)
+        self.events: dict[int | None, bytes] = {}  # by viewer: made once
+        self.over: bool | None = None
 
 
 class Feed:
-    """The versions of one game, read once for every stream of it in this process."""
+    """The versions of one game, read once for every stream of it in this process, and
+    the one clock that wakes them all for keep-alives."""
 
-    def __init__(self, game_id: str, sessions: Sessions) -> None:
+    def __init__(self, game_id: str, sessions: Sessions, keep_alive_seconds: float) -> None:
         self.game_id = game_id
         self.sessions = sessions
         self.streams = 0
-        self.generation = 0        # bumped by every notice: a stream behind it re-reads
+        self.wakes = 0             # bumped by every notice and tick: a stream behind re-reads
+        self.ticks = 0             # keep-alive ticks
+        self.noticed = 0           # the newest version a notice announced
         self.committed_at: dict[int, float] = {}
-        self._wakeup = asyncio.Event()
+        self._waiters: list[asyncio.Future] = []
         self._versions: dict[int, Version] = {}
+        self._newest = 0
+        self._stale = True         # read the log at the next chance (new feed, tick, reconnect)
         self._read = asyncio.Lock()
+        self._keep_alive = keep_alive_seconds
+        self._loop = asyncio.get_running_loop()
+        self._timer = self._loop.call_later(keep_alive_seconds, self._tick)
+        self._retry: asyncio.TimerHandle | None = None
 
     def notice(self, version: int, committed_at: float) -> None:
         if version > 0:
             self.committed_at[version] = committed_at
-            while len(self.committed_at) > CACHED_VERSIONS:
+            if len(self.committed_at) > CACHED_VERSIONS:
                 del self.committed_at[next(iter(self.committed_at))]
-        self.generation += 1
-        self._wakeup.set()
-        self._wakeup = asyncio.Event()
+            self.noticed = max(self.noticed, version)
+        else:
+            self._stale = True  # a reconnection (or a drain): whatever was missed, re-read
+        self._wake()
 
-    async def wait(self, generation: int, timeout: float) -> bool:
-        """Waits for a notice after generation; False when timeout passed without one."""
-        if self.generation != generation:
-            return True
-        try:
-            await asyncio.wait_for(self._wakeup.wait(), timeout)
-        except TimeoutError:
-            return False
-        return True
+    def _tick(self) -> None:
+        self.ticks += 1
+        self._stale = True      # heals a notice lost on the way
+        self._timer = self._loop.call_later(self._keep_alive, self._tick)
+        self._wake()
+
+    def _wake(self) -> None:
+        self.wakes += 1
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def known(self, version: int) -> None:
+        """version exists (a stream loaded it): streams behind it read up to it."""
+        self.noticed = max(self.noticed, version)
+
+    def waiter(self) -> asyncio.Future:
+        """A future the next notice or tick resolves."""
+        waiter = self._loop.create_future()
+        self._waiters.append(waiter)
+        return waiter
+
+    def close(self) -> None:
+        self._timer.cancel()
+        if self._retry is not None:
+            self._retry.cancel()
+        self._wake()
+
+    def _needs_read(self, version: int) -> bool:
+        if version + 1 in self._versions:
+            return self._newest < self.noticed
+        return version < self._newest or self.noticed > version or self._stale
 
     async def after(self, version: int) -> list[Version]:
         """The versions after version, read from the store unless a stream just did."""
-        async with self._read:  # streams woken together wait for one read
-            if version + 1 not in self._versions or self._newest() < self._noticed():
-                await self._read_after(max(version, self._newest_contiguous(version)))
+        read: dict[int, Version] = {}
+        if self._needs_read(version):
+            async with self._read:  # streams woken together wait for one read
+                if self._needs_read(version):
+                    try:
+                        read = await self._read_after(self._newest_contiguous(version))
+                    except StoreUnavailable:
+                        if self._retry is None:  # read again soon, for every stream
+                            self._retry = self._loop.call_later(Hub.STORE_RETRY_SECONDS,
+                                                                self._retried)
+                        raise
         found = []
-        while (version := version + 1) in self._versions:
-            found.append(self._versions[version])
+        while (version := version + 1) in self._versions or version in read:
+            found.append(self._versions.get(version) or read[version])
         return found
 
-    async def _read_after(self, version: int) -> None:
+    def _retried(self) -> None:
+        self._retry = None
+        self._stale = True
+        self._wake()
+
+    async def _read_after(self, version: int) -> dict[int, Version]:
+        """Reads the log after version into the cache; what it read (older versions than
+        the cache keeps included: the stream that asked for them gets them)."""
+        self._stale = False
+        newest, read = self._newest, {}
         for change in await self.sessions.store.changes_since(self.game_id, version):
             session = self.sessions.session(self.game_id, change.record)
-            self._versions[change.record.version] = Version(
-                msgspec.json.decode(change.entry), session)
+            number = change.record.version
+            read[number] = self._versions[number] = Version(msgspec.json.decode(change.entry),
+                                                            session)
+            self._newest = max(self._newest, number)
         while len(self._versions) > CACHED_VERSIONS:
             del self._versions[min(self._versions)]
-
-    def _newest(self) -> int:
-        return max(self._versions, default=0)
-
-    def _noticed(self) -> int:
-        return max(self.committed_at, default=0)
+        if self._newest > newest:
+            self._wake()  # streams that did not wait for this read come back for it
+        return read
 
     def _newest_contiguous(self, version: int) -> int:
         while version + 1 in self._versions:
@@ -133,7 +199,7 @@ class Hub:
     async def join(self, game_id: str) -> Feed:
         feed = self._feeds.get(game_id)
         if feed is None:
-            feed = self._feeds[game_id] = Feed(game_id, self.sessions)
+            feed = self._feeds[game_id] = Feed(game_id, self.sessions, self.keep_alive_seconds)
             await self.sessions.store.watch(game_id)
         feed.streams += 1
         OPEN_STREAMS.inc()
@@ -144,68 +210,26 @@ class Hub:
         OPEN_STREAMS.dec()
         if feed.streams == 0 and self._feeds.get(feed.game_id) is feed:
             del self._feeds[feed.game_id]
+            feed.close()
             await self.sessions.store.unwatch(feed.game_id)
 
-    async def stream(self, session: Session, seat: int | None,
-                     since: int | None) -> AsyncIterator[bytes]:
-        """The events of session's game for seat: the current state first unless resuming
-        after version since, then every later version; ends after the game is over."""
-        feed = await self.join(session.game_id)
-        try:
-            sent = since
-            if sent is None or sent > session.record.version:
-                yield self._sent(feed, session.record.version, None,
-                                 self._event(seat, session.record.version, None, session))
-                sent = session.record.version
-                if self._over(session):
-                    return
-            async for version in self._versions_after(feed, sent):
-                if self.draining:
-                    return
-                if version is None:
-                    yield b": keep-alive\n\n"
-                    continue
-                yield self._shared_event(feed, seat, version)
-                if self._over(version.session):
-                    return
-        finally:
-            await self.leave(feed)
+    def follower(self, session: Session, seat: int | None, since: int | None) -> "Follower":
+        """The stream of session's game for seat: the current state first unless resuming
+        after version since, then every later version; it ends after the game is over."""
+        return Follower(self, session, seat, since)
 
-    async def _versions_after(self, feed: Feed, sent: int) -> AsyncIterator[Version | None]:
-        """Each version after sent as it comes; None when a keep-alive is due."""
-        store_down = False
-        while not self.draining:
-            generation = feed.generation
-            try:
-                versions = await feed.after(sent)
-            except StoreUnavailable as error:
-                # Keep the stream: ending it would send an EventSource back to a 503,
-                # after which it never retries. Read again soon.
-                if not store_down:
-                    log.warning("event stream of %s waits for the store: %s", feed.game_id,
-                                error)
-                store_down, versions = True, []
-            else:
-                store_down = False
-            for version in versions:
-                yield version
-                sent = version.session.record.version
-            timeout = self.STORE_RETRY_SECONDS if store_down else self.keep_alive_seconds
-            if not await feed.wait(generation, min(timeout, self.keep_alive_seconds)):
-                yield None  # also re-reads the log: heals a notice lost on the way
-
-    def _shared_event(self, feed: Feed, seat: int | None, version: Version) -> bytes:
+    def shared_event(self, feed: Feed, seat: int | None, version: Version) -> bytes:
         """version's event as seat sees it, redacted and encoded once for all the streams
         of that viewer in this process (a game's spectators, a player's several tabs)."""
         number = version.session.record.version
         event = version.events.get(seat)
         if event is None:
-            event = version.events[seat] = self._event(seat, number, version.entry,
-                                                       version.session)
-        return self._sent(feed, number, version.entry, event)
+            event = version.events[seat] = self.event(seat, number, version.entry,
+                                                      version.session)
+        return self.sent(feed, number, version.entry, event)
 
-    def _event(self, seat: int | None, version: int, entry: dict | None,
-               session: Session) -> bytes:
+    def event(self, seat: int | None, version: int, entry: dict | None,
+              session: Session) -> bytes:
         visible = None if entry is None else self.sessions.visible_entry(
             session.state, entry, seat)
         data = msgspec.json.encode(bodies.event_body(session.meta.game, {
@@ -213,14 +237,112 @@ class Hub:
         return b"id: %d\nevent: game\ndata: %s\n\n" % (version, data)
 
     @staticmethod
-    def _sent(feed: Feed, version: int, entry: dict | None, event: bytes) -> bytes:
+    def sent(feed: Feed | None, version: int, entry: dict | None, event: bytes) -> bytes:
         """event, counted as sent (and its fan-out lag measured)."""
         EVENTS_SENT.inc()
-        committed = feed.committed_at.get(version)
+        committed = None if feed is None else feed.committed_at.get(version)
         if committed is not None and entry is not None:
             FAN_OUT_LAG.observe(max(0.0, time.time() - committed))
         return event
 
     @staticmethod
-    def _over(session: Session) -> bool:
+    def over(session: Session) -> bool:
         return session.meta.status(session.state.is_over) == "over"  # a forfeit ends it too
+
+    @staticmethod
+    def version_over(version: Version) -> bool:
+        if version.over is None:
+            version.over = Hub.over(version.session)
+        return version.over
+
+
+def _body(chunk: bytes) -> dict[str, Any]:
+    return {"type": "http.response.body", "body": chunk, "more_body": True}
+
+
+async def _disconnected(receive) -> None:
+    """Returns once the client has gone (the request's own body is read on the way)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+class Follower:
+    """One open stream: which game, for whom, how far it got. Between events it holds a
+    feed, a future and the task that waits for the client to go."""
+    __slots__ = ("hub", "session", "seat", "since", "_waiter")
+
+    def __init__(self, hub: Hub, session: Session, seat: int | None,
+                 since: int | None) -> None:
+        self.hub, self.session, self.seat, self.since = hub, session, seat, since
+        self._waiter: asyncio.Future | None = None
+
+    def _wake(self, _: object = None) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def run(self, send, receive) -> None:
+        """Sends the stream's events with the ASGI send until the game is over, the
+        client goes or the worker drains."""
+        hub, seat, sent, session = self.hub, self.seat, self.since, self.session
+        self.session = None  # the stream keeps no session: the first event is made now
+        game_id, known = session.game_id, session.record.version
+        first, over = None, False
+        if sent is None or sent > session.record.version:
+            sent = session.record.version
+            first = hub.event(seat, sent, None, session), hub.over(session)
+        del session
+        feed = await hub.join(game_id)
+        feed.known(known)
+        gone = asyncio.ensure_future(_disconnected(receive))
+        gone.add_done_callback(self._wake)
+        try:
+            if first is not None:
+                event, over = first
+                first = None
+                await send(_body(hub.sent(None, sent, None, event)))
+                del event
+            if not over:
+                await self._follow(feed, send, gone, sent)
+            if not gone.done():  # the end of the body (a client that went needs none)
+                await send(END)
+        finally:
+            gone.remove_done_callback(self._wake)
+            gone.cancel()
+            await hub.leave(feed)
+
+    async def _follow(self, feed: Feed, send, gone: asyncio.Future, sent: int) -> None:
+        hub, seat = self.hub, self.seat
+        ticks, quiet, store_down = feed.ticks, False, False
+        while not hub.draining and not gone.done():
+            wakes = feed.wakes
+            try:
+                versions = await feed.after(sent)
+            except StoreUnavailable as error:
+                # Keep the stream: ending it would send an EventSource back to a 503,
+                # after which it never retries. The feed reads again soon.
+                if not store_down:
+                    log.warning("event stream of %s waits for the store: %s", feed.game_id,
+                                error)
+                store_down, versions = True, []
+            else:
+                store_down = False
+            for version in versions:
+                if hub.draining or gone.done():
+                    return
+                await send(_body(hub.shared_event(feed, seat, version)))
+                sent, quiet = version.session.record.version, False
+                if hub.version_over(version):
+                    return
+            del versions
+            if feed.ticks != ticks:
+                ticks = feed.ticks
+                if quiet:
+                    await send(_body(KEEP_ALIVE))
+                quiet = True
+            if feed.wakes == wakes and not hub.draining and not gone.done():
+                self._waiter = feed.waiter()
+                try:
+                    await self._waiter
+                finally:
+                    self._waiter = None

@@ -21,6 +21,12 @@ log = logging.getLogger("service.access")
 
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)  # seconds
 
+# A response may leave the rest of its body here (a callable taking send and receive) to
+# be sent once the framework's handler machinery has returned: an event stream's body
+# lasts as long as its client stays, and the frames, request and parsed headers of
+# everything between this middleware and the handler need not live that long.
+LATE_BODY = "service.late_body"
+
 
 class RequestStats:
     """Requests answered and their durations, counted in plain numbers and turned into
@@ -82,8 +88,13 @@ def observer(access_log: bool):
                 await send(message)
 
             STATS.in_progress += 1
+            scope[LATE_BODY] = None  # supported here
             try:
                 await app(scope, receive, send_status)
+                late = scope.pop(LATE_BODY, None)
+                if late is not None:
+                    scope.pop("state", None)  # the framework's caches of this request
+                    await late(send_status, receive)
             finally:
                 STATS.in_progress -= 1
                 seconds = time.perf_counter() - start

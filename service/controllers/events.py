@@ -4,13 +4,17 @@ from litestar import Controller, Request, get
 from litestar.exceptions import ValidationException
 from litestar.params import Parameter
 from litestar.response import Stream
+from litestar.response.base import ASGIResponse
 
 from service.controllers.games import bearer_token, load
-from service.events import Hub
+from service.events import Follower, Hub
+from service.observe import LATE_BODY
 from service.openapi import problems
 from service.sessions import Sessions
 
 EVENT_STREAM = "text/event-stream"
+# no-transform and X-Accel-Buffering: proxies must pass events on at once
+HEADERS = {"Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no"}
 
 
 def _version(raw: str | None, name: str) -> int | None:
@@ -20,6 +24,45 @@ def _version(raw: str | None, name: str) -> int | None:
         raise ValidationException(extra=[{"message": f"{name} must be a version (a whole"
                                                      f" number >= 0), got {raw[:40]!r}"}])
     return int(raw)
+
+
+class _ASGIEvents(ASGIResponse):
+    """The response's ASGI side: headers as Litestar makes them, then the follower sends
+    the body itself, from the metrics middleware once Litestar's handler machinery has
+    returned (service.observe.LATE_BODY). Litestar's own streaming response runs an anyio
+    task group of two tasks per stream (the iterator and a disconnect listener) and keeps
+    the last chunk sent; ten thousand open streams made that, with the request and the
+    frames of every layer around the handler, most of what the collector walked."""
+
+    __slots__ = ("follower",)
+    _should_set_content_length = False
+
+    def __init__(self, follower: Follower, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.follower = follower
+
+    async def __call__(self, scope, receive, send) -> None:
+        await self.start_response(send)
+        follower, self.follower = self.follower, None
+        if LATE_BODY in scope:  # sent by the middleware once Litestar has returned
+            scope[LATE_BODY] = follower.run
+        else:
+            await follower.run(send, receive)
+
+
+class EventStream(Stream):
+    """A Stream whose body a Follower sends (documented as the Stream it is)."""
+
+    def to_asgi_response(self, app, request, *, background=None, cookies=None,
+                         encoded_headers=None, headers=None, is_head_response=False,
+                         media_type=None, status_code=None, type_encoders=None) -> ASGIResponse:
+        headers = {**headers, **self.headers} if headers is not None else self.headers
+        extra = {} if encoded_headers is None else {"encoded_headers": encoded_headers}
+        return _ASGIEvents(self.iterator, background=self.background or background,
+                           cookies=self.cookies if cookies is None else [*self.cookies, *cookies],
+                           encoding=self.encoding, **extra,
+                           headers=headers, is_head_response=is_head_response,
+                           media_type=EVENT_STREAM, status_code=self.status_code or status_code)
 
 
 class EventsController(Controller):
@@ -49,7 +92,5 @@ class EventsController(Controller):
             resume = _version(since, "since")
         session = await load(sessions, game_id)
         seat = sessions.seat_of(session, bearer_token(request) or token or None)
-        # no-transform and X-Accel-Buffering: proxies must pass events on at once
-        return Stream(hub.stream(session, seat, resume), media_type=EVENT_STREAM,
-                      headers={"Cache-Control": "no-cache, no-transform",
-                               "X-Accel-Buffering": "no"})
+        return EventStream(hub.follower(session, seat, resume), media_type=EVENT_STREAM,
+                           headers=HEADERS)
