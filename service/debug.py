@@ -39,7 +39,8 @@ class GcLog:
     def report(self, since: float, types: int) -> dict[str, Any]:
         rows = [{"at": at, "generation": generation, "ms": seconds * 1000,
                  "collected": collected}
-                for at, generation, seconds, collected in self.collections if at >= since]
+                for at, generation, seconds, collected in list(self.collections)  # a copy:
+                if at >= since]  # collections (hence appends) happen while this allocates
         body: dict[str, Any] = {
             "now": time.time(), "collections": rows, "count": gc.get_count(),
             "threshold": gc.get_threshold(), "frozen": gc.get_freeze_count(),

@@ -4,7 +4,9 @@ from litestar import Controller, Request, get
 from litestar.exceptions import ValidationException
 from litestar.params import Parameter
 from litestar.response import Stream
+from litestar.utils.scope.state import CONNECTION_STATE_KEY
 from litestar.response.base import ASGIResponse
+from litestar.types import Empty
 
 from service.controllers.games import bearer_token, load
 from service.events import Follower, Hub
@@ -26,6 +28,20 @@ def _version(raw: str | None, name: str) -> int | None:
     return int(raw)
 
 
+# What Litestar cached of the request (parsed headers, the route's exception handlers
+# resolved into a fresh dict, ...): Litestar's outermost middleware keeps this state
+# object for the connection's life, so a stream clears what only the handler needed.
+_SHED = ("accept", "base_url", "content_type", "cookies", "dependency_cache",
+         "exception_handlers", "headers", "parsed_query", "url")
+
+
+def _shed(scope) -> None:
+    state = scope.get("state", {}).get(CONNECTION_STATE_KEY)
+    if state is not None:
+        for name in _SHED:
+            setattr(state, name, Empty)
+
+
 class _ASGIEvents(ASGIResponse):
     """The response's ASGI side: headers as Litestar makes them, then the follower sends
     the body itself, from the metrics middleware once Litestar's handler machinery has
@@ -45,6 +61,7 @@ class _ASGIEvents(ASGIResponse):
         await self.start_response(send)
         follower, self.follower = self.follower, None
         if LATE_BODY in scope:  # sent by the middleware once Litestar has returned
+            _shed(scope)
             scope[LATE_BODY] = follower.run
         else:
             await follower.run(send, receive)
