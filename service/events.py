@@ -14,15 +14,17 @@ sends); a client that drops resumes with Last-Event-ID.
 Ten thousand idle streams in one worker are ten thousand of everything a stream keeps
 alive, and every full garbage collection walks all of it (docs/benchmarks.md, "Event
 streams"). So an open stream is one coroutine (Follower.run, awaited by the server's
-task for the request) waiting on one future, plus one task waiting for the client's
-disconnect; the keep-alive clock and the re-read that heals a lost notice are the
+task for the request) waiting on one future, and the server's receive() waiting for the
+client to go, stepped by hand instead of by a task of its own; the keep-alive clock and the re-read that heals a lost notice are the
 feed's, one timer for all the streams of a game; the stream keeps no session, no
 decoded state and no event bytes between events.
 """
 
 import asyncio
+import inspect
 import logging
 import time
+from collections.abc import Awaitable
 from typing import Any
 
 import msgspec
@@ -260,32 +262,107 @@ def _body(chunk: bytes) -> dict[str, Any]:
     return {"type": "http.response.body", "body": chunk, "more_body": True}
 
 
-async def _disconnected(receive) -> None:
+async def _disconnected(message: Awaitable[dict], receive) -> None:
     """Returns once the client has gone (the request's own body is read on the way)."""
-    while (await receive())["type"] != "http.disconnect":
-        pass
+    while (await message)["type"] != "http.disconnect":
+        message = receive()
 
 
 class Follower:
     """One open stream: which game, for whom, how far it got. Between events it holds a
-    feed, a future and the task that waits for the client to go."""
-    __slots__ = ("hub", "session", "seat", "since", "_waiter")
+    feed, the future it waits on and the server's receive() waiting for the disconnect.
+
+    That receive() is stepped by hand rather than run by a task of its own: started
+    once, it waits on a future of the server's, whose completion (the client went)
+    resumes it and wakes the stream. An idle stream so keeps no task, context and
+    wrapper coroutine for it. (A server whose receive() is no coroutine waiting on an
+    asyncio future gets a task that waits for it.)"""
+    __slots__ = ("hub", "session", "seat", "since", "_waiter", "_receive", "_asking",
+                 "_listener", "_gone")
 
     def __init__(self, hub: Hub, session: Session, seat: int | None,
                  since: int | None) -> None:
         self.hub, self.session, self.seat, self.since = hub, session, seat, since
         self._waiter: asyncio.Future | None = None
+        self._receive = None
+        self._asking = None                    # the receive() coroutine, suspended
+        self._listener: asyncio.Future | None = None  # or a task running receive()
+        self._gone = False
 
     def _wake(self, _: object = None) -> None:
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
+    def gone(self) -> bool:
+        """Whether the client has gone."""
+        if not self._gone and self._listener is not None:
+            self._gone = self._listener.done()
+        return self._gone
+
+    def _listen(self) -> None:
+        """Starts receive() and leaves it waiting (the request's own body comes first:
+        a GET's, one empty message)."""
+        for _ in range(8):
+            asking = self._receive()
+            if not inspect.iscoroutine(asking):
+                break
+            try:
+                blocked_on = asking.send(None)
+            except StopIteration as answered:
+                if answered.value["type"] == "http.disconnect":
+                    self._gone = True
+                    return
+                continue
+            if not asyncio.isfuture(blocked_on):
+                asking.close()
+                asking = self._receive()
+                break
+            self._asking = asking
+            blocked_on.add_done_callback(self._answered)
+            return
+        else:
+            return
+        self._listener = asyncio.ensure_future(_disconnected(asking, self._receive))
+        self._listener.add_done_callback(self._wake)
+
+    def _answered(self, _: asyncio.Future) -> None:
+        """The future receive() waited on is done: resume it (as its task would)."""
+        asking, self._asking = self._asking, None
+        if asking is None:
+            return
+        try:
+            blocked_on = asking.send(None)
+        except StopIteration as answered:
+            if answered.value["type"] != "http.disconnect":
+                self._listen()  # more of the request's body: listen on
+                return
+            self._gone = True
+        except BaseException:  # noqa: BLE001 - a receive that fails: the client is gone
+            self._gone = True
+        else:
+            if asyncio.isfuture(blocked_on):
+                self._asking = asking
+                blocked_on.add_done_callback(self._answered)
+                return
+            asking.close()
+            self._gone = True
+        self._wake()
+
+    def _stop_listening(self) -> None:
+        asking, self._asking = self._asking, None
+        if asking is not None:
+            asking.close()  # its future's callback finds nothing to resume
+        if self._listener is not None:
+            self._listener.remove_done_callback(self._wake)
+            self._listener.cancel()
+
     async def run(self, send, receive) -> None:
         """Sends the stream's events with the ASGI send until the game is over, the
-        client goes or the worker drains."""
+        client goes or the worker drains. (One coroutine for all of it: each frame is
+        kept by every idle stream.)"""
         hub, seat, sent, session = self.hub, self.seat, self.since, self.session
-        self.session = None  # the stream keeps no session: the first event is made now
+        self.session, self._receive = None, receive  # none kept: the first event is made now
         game_id, known = session.game_id, session.record.version
         first, over = None, False
         if sent is None or sent > session.record.version:
@@ -294,55 +371,50 @@ class Follower:
         del session
         feed = await hub.join(game_id)
         feed.known(known)
-        gone = asyncio.ensure_future(_disconnected(receive))
-        gone.add_done_callback(self._wake)
+        self._listen()
         try:
             if first is not None:
                 event, over = first
                 first = None
                 await send(_body(hub.sent(None, sent, None, event)))
                 del event
-            if not over:
-                await self._follow(feed, send, gone, sent)
-            if not gone.done():  # the end of the body (a client that went needs none)
+            ticks, quiet, store_down = feed.ticks, False, False
+            while not over and not hub.draining and not self.gone():
+                wakes = feed.wakes
+                try:
+                    versions = await feed.after(sent)
+                except StoreUnavailable as error:
+                    # Keep the stream: ending it would send an EventSource back to a 503,
+                    # after which it never retries. The feed reads again soon.
+                    if not store_down:
+                        log.warning("event stream of %s waits for the store: %s",
+                                    feed.game_id, error)
+                    store_down, versions = True, []
+                else:
+                    store_down = False
+                for version in versions:
+                    if hub.draining:
+                        break
+                    await send(_body(hub.shared_event(feed, seat, version)))
+                    sent, quiet = version.session.record.version, False
+                    if over := hub.version_over(version):
+                        break
+                del versions
+                if over or hub.draining:
+                    break
+                if feed.ticks != ticks:
+                    ticks = feed.ticks
+                    if quiet:
+                        await send(_body(KEEP_ALIVE))
+                    quiet = True
+                if feed.wakes == wakes and not hub.draining and not self.gone():
+                    self._waiter = feed.waiter()
+                    try:
+                        await self._waiter
+                    finally:
+                        self._waiter = None
+            if not self.gone():  # the end of the body (a client that went needs none)
                 await send(END)
         finally:
-            gone.remove_done_callback(self._wake)
-            gone.cancel()
+            self._stop_listening()
             await hub.leave(feed)
-
-    async def _follow(self, feed: Feed, send, gone: asyncio.Future, sent: int) -> None:
-        hub, seat = self.hub, self.seat
-        ticks, quiet, store_down = feed.ticks, False, False
-        while not hub.draining and not gone.done():
-            wakes = feed.wakes
-            try:
-                versions = await feed.after(sent)
-            except StoreUnavailable as error:
-                # Keep the stream: ending it would send an EventSource back to a 503,
-                # after which it never retries. The feed reads again soon.
-                if not store_down:
-                    log.warning("event stream of %s waits for the store: %s", feed.game_id,
-                                error)
-                store_down, versions = True, []
-            else:
-                store_down = False
-            for version in versions:
-                if hub.draining or gone.done():
-                    return
-                await send(_body(hub.shared_event(feed, seat, version)))
-                sent, quiet = version.session.record.version, False
-                if hub.version_over(version):
-                    return
-            del versions
-            if feed.ticks != ticks:
-                ticks = feed.ticks
-                if quiet:
-                    await send(_body(KEEP_ALIVE))
-                quiet = True
-            if feed.wakes == wakes and not hub.draining and not gone.done():
-                self._waiter = feed.waiter()
-                try:
-                    await self._waiter
-                finally:
-                    self._waiter = None

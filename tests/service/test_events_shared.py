@@ -18,7 +18,7 @@ class Client:
         self.asked = 0
 
     async def send(self, message: dict) -> None:
-        if message["body"]:
+        if message["body"] and not message["body"].startswith(b":"):  # not keep-alives
             await self.bodies.put(message["body"])
 
     async def receive(self) -> dict:
