@@ -19,6 +19,8 @@ Then, printing its progress every second:
 3. plays --rate moves a second for --seconds, each POST sent to either replica at random:
    the mover is a seat whose own stream's last event lists its legal moves, as a frontend
    plays. A game that ends is replaced by a fresh one with fresh streams;
+   (This process freezes its own long-lived objects every second, as the service does,
+   so that its full collections do not delay the arrivals it timestamps.)
 4. waits for every stream to receive the last version, then compares the servers'
    event metrics (/metrics of each replica) with what the streams received, and reports
    the replicas' full (generation 2) collections during play.
@@ -32,6 +34,7 @@ latencies go to --out for loadtests/plot_events_latency.py.
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import platform
@@ -378,6 +381,10 @@ async def reporter(bench: Bench, phase: list[str], started: float) -> None:
     while True:
         await asyncio.sleep(1)
         print(bench.progress(phase[0], started), flush=True)
+        # This process holds every stream's client side: its own full collections would
+        # delay the arrivals it timestamps, so what lives on is frozen out of their way.
+        gc.collect(1)
+        gc.freeze()
 
 
 async def measure_rss(replicas: list[Replica]) -> list[int | None]:
