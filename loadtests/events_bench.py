@@ -54,6 +54,9 @@ import aiohttp
 import redis
 from prometheus_client.parser import text_string_to_metric_families
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from service import patches  # noqa: E402 - the same JSON Patch the service makes
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 GAME_MIX = (("cup-the-crab", 2), ("cup-the-crab", 3), ("cup-the-crab", 4),
@@ -175,6 +178,9 @@ class Bench:
         self.retired: list[Table] = []
         self.moves = self.rejected = self.skipped_ticks = self.stream_errors = 0
         self.events = 0
+        # data bytes and events by (a delta event?, a spectator's?)
+        self.data_bytes: Counter = Counter()
+        self.data_events: Counter = Counter()
         self.events_by_replica = [0] * len(replicas)
         self.opened = 0
         self.lag_probe: list[float] = []
@@ -209,6 +215,8 @@ class Bench:
             if stream.version >= 0:
                 headers["Last-Event-ID"] = str(stream.version)
             url = f"{self.replicas[stream.replica].url}/v1/games/{stream.table.id}/events"
+            if self.args.delta:
+                url += "?delta=true"
             try:
                 async with self.streams_http.get(url, headers=headers) as response:
                     if response.status != 200:
@@ -221,11 +229,15 @@ class Bench:
                 await asyncio.sleep(0.1)
 
     async def read_events(self, stream: Stream, response: aiohttp.ClientResponse) -> None:
-        version = None
+        version, kind = None, b"game"
         async for raw in response.content:
             if raw.startswith(b"id: "):
                 version = int(raw[4:])
+            elif raw.startswith(b"event: "):
+                kind = raw[7:].strip()
             elif raw.startswith(b"data: ") and version is not None:
+                self.data_bytes[kind == b"delta", stream.seat is None] += len(raw) - 7
+                self.data_events[kind == b"delta", stream.seat is None] += 1
                 now = time.perf_counter()
                 if stream.version >= 0 and version != stream.version + 1:
                     stream.gaps += 1
@@ -235,7 +247,9 @@ class Bench:
                 self.events_by_replica[stream.replica] += 1
                 self.recent.append((stream.table, version, now))
                 if stream.seat is not None:  # a frontend's prompt; spectators: not decoded
-                    stream.game = json.loads(raw[6:])["game"]
+                    data = json.loads(raw[6:])
+                    stream.game = patches.apply(stream.game, data["patch"]) \
+                        if kind == b"delta" else data["game"]
                     if stream.game["status"] == "over":
                         stream.table.over = True
 
@@ -439,7 +453,12 @@ async def run(args: argparse.Namespace, replicas: list[Replica]) -> dict:
         "latency_from_sent_ms": summary(from_sent), "latency_from_response_ms": summary(from_back),
         "client_loop_lag_ms": summary([lag * 1000 for lag in bench.lag_probe]),
         "server_cpu_ms_per_event": None if cpu is None else cpu * 1000 / max(1, sum(played)),
-        "memory": memory, "replicas": len(replicas),
+        "memory": memory, "replicas": len(replicas), "delta": args.delta,
+        "bytes_per_event": {f"{'delta' if delta else 'game'} {'spectator' if spectator else 'seat'}":
+                            {"events": bench.data_events[delta, spectator],
+                             "mean_bytes": bench.data_bytes[delta, spectator]
+                             / max(1, bench.data_events[delta, spectator])}
+                            for delta, spectator in sorted(bench.data_events)},
         "full_collections": gc_report(collections),
         "metrics": metrics_report(idle_metrics, held, idle_metrics, after, played),
         "slowest": bench.slowest(10),
@@ -557,6 +576,9 @@ def print_report(result: dict) -> None:
         print(f"RSS (KiB) per replica, no streams {memory['rss_kib_before']},"
               f" {memory['streams_added']} idle streams {memory['rss_kib_idle']}:"
               f" {memory['kib_per_stream']:.1f} KiB per idle stream")
+    for kind, row in result["bytes_per_event"].items():
+        print(f"data bytes per event, {kind:15}: {row['mean_bytes']:8.0f}"
+              f" ({row['events']} events, every phase)")
     if "gc_objects_per_stream" in memory:
         print(f"objects tracked by the collector: {memory['gc_objects_per_stream']:.1f}"
               f" per idle stream")
@@ -605,6 +627,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tracemalloc", action="store_true",
                         help="also compare the replicas' Python heaps (slower replicas)")
     parser.add_argument("--replicas", type=int, default=2, help="replicas to start")
+    parser.add_argument("--delta", action="store_true",
+                        help="streams ask for delta events (?delta=true)")
     parser.add_argument("--url", action="append", help="use this replica (once per replica)")
     parser.add_argument("--pid", action="append", type=int, help="their pids, for RSS")
     parser.add_argument("--out", type=Path, default=Path("loadtest-results/events_bench.json"))

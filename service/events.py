@@ -30,7 +30,7 @@ from typing import Any
 import msgspec
 from prometheus_client import Counter, Gauge, Histogram
 
-from service import bodies
+from service import bodies, patches
 from service.sessions import Session, Sessions
 from service.store import StoreUnavailable
 
@@ -43,6 +43,9 @@ CACHED_VERSIONS = 32
 
 OPEN_STREAMS = Gauge("crab_event_streams_open", "Event streams open in this worker")
 EVENTS_SENT = Counter("crab_events_sent_total", "Events sent on event streams")
+EVENT_BYTES = Counter("crab_event_bytes_sent", "Bytes of the events sent on event streams,"
+                      " by kind: whole game bodies or deltas", ["kind"])
+GAME_BYTES, DELTA_BYTES = EVENT_BYTES.labels("game"), EVENT_BYTES.labels("delta")
 FAN_OUT_LAG = Histogram("crab_event_fan_out_lag_seconds",
                         "From a commit (on any replica) to its event leaving this worker",
                         buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0))
@@ -53,12 +56,13 @@ END = {"type": "http.response.body", "body": b"", "more_body": False}
 
 class Version:
     """One committed version as every local stream of the game shares it."""
-    __slots__ = ("entry", "session", "events", "over")
+    __slots__ = ("entry", "session", "events", "deltas", "over")
 
     def __init__(self, entry: dict, session: Session) -> None:
         self.entry = entry
         self.session = session   # the record it left (its state decoded when first asked)
         self.events: dict[int | None, bytes] = {}  # by viewer: made once
+        self.deltas: dict[int | None, bytes] | None = None  # the same, for delta streams
         self.over: bool | None = None
 
 
@@ -76,6 +80,7 @@ class Feed:
         self.committed_at: dict[int, float] = {}
         self._waiters: list[asyncio.Future] = []
         self._versions: dict[int, Version] = {}
+        self._bases: dict[int, Session] = {}  # versions delta streams started from
         self._newest = 0
         self._stale = True         # read the log at the next chance (new feed, tick, reconnect)
         self._read = asyncio.Lock()
@@ -110,6 +115,17 @@ class Feed:
     def known(self, version: int) -> None:
         """version exists (a stream loaded it): streams behind it read up to it."""
         self.noticed = max(self.noticed, version)
+
+    def add_base(self, session: Session) -> None:
+        """session is where a delta stream starts: the next version's delta is from it."""
+        self._bases[session.record.version] = session
+        while len(self._bases) > 4:
+            del self._bases[next(iter(self._bases))]
+
+    def base(self, version: int) -> Session | None:
+        """The session of version, if this feed still has it (for a delta from it)."""
+        cached = self._versions.get(version)
+        return cached.session if cached is not None else self._bases.get(version)
 
     def waiter(self) -> asyncio.Future:
         """A future the next notice or tick resolves."""
@@ -215,10 +231,41 @@ class Hub:
             feed.close()
             await self.sessions.store.unwatch(feed.game_id)
 
-    def follower(self, session: Session, seat: int | None, since: int | None) -> "Follower":
+    def follower(self, session: Session, seat: int | None, since: int | None,
+                 delta: bool = False) -> "Follower":
         """The stream of session's game for seat: the current state first unless resuming
-        after version since, then every later version; it ends after the game is over."""
-        return Follower(self, session, seat, since)
+        after version since, then every later version (with delta, as what changed since
+        the version before); it ends after the game is over."""
+        return Follower(self, session, seat, since, delta)
+
+    def shared_delta(self, feed: Feed, seat: int | None, version: Version) -> bytes:
+        """version's delta event as seat sees it (made once per viewer, as events are):
+        the viewer's game body as a patch of its body at the version before. Both bodies
+        are redacted for seat before they are compared, so the patch tells seat nothing
+        that its two whole bodies would not. Without the version before (no longer
+        cached), the whole event instead."""
+        number = version.session.record.version
+        deltas = version.deltas
+        if deltas is None:
+            deltas = version.deltas = {}
+        event = deltas.get(seat)
+        if event is None:
+            base = feed.base(number - 1)
+            if base is None:
+                event = version.events.get(seat)
+                if event is None:
+                    event = version.events[seat] = self.event(
+                        seat, number, version.entry, version.session)
+            else:
+                session = version.session
+                data = msgspec.json.encode({
+                    "version": number,
+                    "entry": self.sessions.visible_entry(session.state, version.entry, seat),
+                    "patch": patches.diff(self.sessions.view(base, seat),
+                                          self.sessions.view(session, seat))})
+                event = b"id: %d\nevent: delta\ndata: %s\n\n" % (number, data)
+            deltas[seat] = event
+        return self.sent(feed, number, version.entry, event)
 
     def shared_event(self, feed: Feed, seat: int | None, version: Version) -> bytes:
         """version's event as seat sees it, redacted and encoded once for all the streams
@@ -242,6 +289,8 @@ class Hub:
     def sent(feed: Feed | None, version: int, entry: dict | None, event: bytes) -> bytes:
         """event, counted as sent (and its fan-out lag measured)."""
         EVENTS_SENT.inc()
+        delta = event.startswith(b"event: delta", event.index(b"\n") + 1)
+        (DELTA_BYTES if delta else GAME_BYTES).inc(len(event))
         committed = None if feed is None else feed.committed_at.get(version)
         if committed is not None and entry is not None:
             FAN_OUT_LAG.observe(max(0.0, time.time() - committed))
@@ -277,12 +326,13 @@ class Follower:
     resumes it and wakes the stream. An idle stream so keeps no task, context and
     wrapper coroutine for it. (A server whose receive() is no coroutine waiting on an
     asyncio future gets a task that waits for it.)"""
-    __slots__ = ("hub", "session", "seat", "since", "_waiter", "_receive", "_asking",
-                 "_listener", "_gone")
+    __slots__ = ("hub", "session", "seat", "since", "delta", "_waiter", "_receive",
+                 "_asking", "_listener", "_gone")
 
     def __init__(self, hub: Hub, session: Session, seat: int | None,
-                 since: int | None) -> None:
+                 since: int | None, delta: bool = False) -> None:
         self.hub, self.session, self.seat, self.since = hub, session, seat, since
+        self.delta = delta
         self._waiter: asyncio.Future | None = None
         self._receive = None
         self._asking = None                    # the receive() coroutine, suspended
@@ -368,9 +418,11 @@ class Follower:
         if sent is None or sent > session.record.version:
             sent = session.record.version
             first = hub.event(seat, sent, None, session), hub.over(session)
-        del session
         feed = await hub.join(game_id)
         feed.known(known)
+        if self.delta and sent == known:
+            feed.add_base(session)  # the next version's delta is from this one
+        del session
         self._listen()
         try:
             if first is not None:
@@ -395,7 +447,8 @@ class Follower:
                 for version in versions:
                     if hub.draining:
                         break
-                    await send(_body(hub.shared_event(feed, seat, version)))
+                    await send(_body(hub.shared_delta(feed, seat, version) if self.delta
+                                     else hub.shared_event(feed, seat, version)))
                     sent, quiet = version.session.record.version, False
                     if over := hub.version_over(version):
                         break

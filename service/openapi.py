@@ -26,7 +26,7 @@ REF = "#/components/schemas/{name}"
 BODY_TYPES: list[Any] = [CreateGame, MoveRequest, Budget, JoinRequest, Created, Joined,
                          WaitingList, bodies.GameBody,
                          bodies.LegalMovesBody, bodies.HistoryBody, bodies.SuggestionBody,
-                         *bodies.EVENTS.values(),
+                         *bodies.EVENTS.values(), *bodies.DELTA_EVENTS.values(),
                          Problem, Health, Ready, *bodies.MOVE_UNIONS.values()]
 
 _WHEN = {
@@ -95,6 +95,7 @@ def _event_streams(document: dict[str, Any]) -> None:
     """An event stream's body is text (Litestar leaves its schema empty, i.e. anything);
     the data of each event is one of the game's event schemas, which the document lists."""
     events = " or ".join(f"`{type_.__name__}`" for type_ in bodies.EVENTS.values())
+    deltas = " or ".join(f"`{type_.__name__}`" for type_ in bodies.DELTA_EVENTS.values())
     for operations in document["paths"].values():
         for operation in operations.values():
             for response in operation["responses"].values():
@@ -102,7 +103,8 @@ def _event_streams(document: dict[str, Any]) -> None:
                 if stream is not None:
                     stream["schema"] = {"type": "string", "description": (
                         f"Server-Sent Events: `id:` the version, `event: game`, `data:` a"
-                        f" {events} as JSON")}
+                        f" {events} as JSON; with `delta=true`, also `event: delta`,"
+                        f" `data:` a {deltas} as JSON")}
 
 
 SEAT_TOKEN = "seatToken"

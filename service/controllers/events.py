@@ -93,7 +93,13 @@ class EventsController(Controller):
                      " it as the caller may see it (null in the first event of a fresh stream,"
                      " which is the current state) and the caller's game body then. Resume"
                      " with the Last-Event-ID header (EventSource sends it) or `since`. The"
-                     " stream ends once the game is over and its last event was sent.")
+                     " stream ends once the game is over and its last event was sent. With"
+                     " `delta=true`, each event after the first is an `event: delta` whose"
+                     " data (a CupCrabDeltaEvent or CvpDeltaEvent) holds the version, the"
+                     " entry and a JSON Patch (RFC 6902) of the caller's game body since the"
+                     " version before; an `event: game` may still come at any time (the"
+                     " first, or when the version before is no longer at hand) and replaces"
+                     " the body.")
     async def events(self, game_id: str, request: Request, sessions: Sessions, hub: Hub,
                      token: str | None = Parameter(
                          query="token", default=None,
@@ -103,11 +109,16 @@ class EventsController(Controller):
                          query="since", default=None,
                          description="resume after this version (as Last-Event-ID)"),
                      last_event_id: str | None = Parameter(
-                         header="Last-Event-ID", default=None)) -> Stream:
+                         header="Last-Event-ID", default=None),
+                     delta: bool = Parameter(
+                         query="delta", default=False,
+                         description="events after the first carry only what changed in"
+                                     " the caller's game body (a JSON Patch), not the whole"
+                                     " body")) -> Stream:
         resume = _version(last_event_id, "Last-Event-ID")
         if resume is None:
             resume = _version(since, "since")
         session = await load(sessions, game_id)
         seat = sessions.seat_of(session, bearer_token(request) or token or None)
-        return EventStream(hub.follower(session, seat, resume), media_type=EVENT_STREAM,
+        return EventStream(hub.follower(session, seat, resume, delta), media_type=EVENT_STREAM,
                            headers=HEADERS)
