@@ -236,8 +236,9 @@ class Bench:
             elif raw.startswith(b"event: "):
                 kind = raw[7:].strip()
             elif raw.startswith(b"data: ") and version is not None:
-                self.data_bytes[kind == b"delta", stream.seat is None] += len(raw) - 7
-                self.data_events[kind == b"delta", stream.seat is None] += 1
+                if stream.version >= 0:  # a stream's first event is the whole body anyway
+                    self.data_bytes[kind == b"delta", stream.seat is None] += len(raw) - 7
+                    self.data_events[kind == b"delta", stream.seat is None] += 1
                 now = time.perf_counter()
                 if stream.version >= 0 and version != stream.version + 1:
                     stream.gaps += 1
@@ -587,7 +588,7 @@ def print_report(result: dict) -> None:
               f" {memory['kib_per_stream']:.1f} KiB per idle stream")
     for kind, row in result["bytes_per_event"].items():
         print(f"data bytes per event, {kind:15}: {row['mean_bytes']:8.0f}"
-              f" ({row['events']} events, every phase)")
+              f" ({row['events']} events after each stream's first)")
     if "gc_objects_per_stream" in memory:
         print(f"objects tracked by the collector: {memory['gc_objects_per_stream']:.1f}"
               f" per idle stream")

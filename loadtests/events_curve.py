@@ -89,9 +89,15 @@ def plot(args: argparse.Namespace) -> None:
         label = f"{replicas} replica{'s' * (replicas > 1)}"
         latency.plot(sizes, p99, marker="o", label=label)
         memory.plot(sizes, kib, marker="o", label=label)
+    # Issue 24's figures for one replica before this work (the same bench and machine,
+    # 2026-12-01; p99 at 1,000 streams given there as 5 to 8 ms).
+    before = [1000, 5000, 10000]
+    latency.plot(before, [6.5, 300, 757], marker="x", color="grey", label="1 replica, before")
+    memory.plot(before, [34, 34, 34], marker="x", color="grey", label="1 replica, before")
     latency.axhline(20, color="grey", linestyle="--", label="goal: 20 ms")
     memory.axhline(12, color="grey", linestyle="--", label="goal: 12 KiB")
-    latency.set(xlabel="open streams", ylabel="ms", ylim=(0, None),
+    latency.set_yscale("log")
+    latency.set(xlabel="open streams", ylabel="ms (log scale)",
                 title="commit-to-delivery p99 (from the POST sent), 100 moves/s")
     memory.set(xlabel="open streams", ylabel="KiB", ylim=(0, None),
                title="RSS per idle stream (all replicas)")
