@@ -99,11 +99,14 @@ def plot(args: argparse.Namespace) -> None:
     latency.set_yscale("log")
     latency.set(xlabel="open streams", ylabel="ms (log scale)",
                 title="commit-to-delivery p99 (from the POST sent), 100 moves/s")
-    memory.set(xlabel="open streams", ylabel="KiB", ylim=(0, None),
+    memory.set(xlabel="open streams", ylabel="KiB", ylim=(0, 40),
                title="RSS per idle stream (all replicas)")
+    latency.legend(loc="upper left")
+    memory.legend(loc="center", bbox_to_anchor=(0.5, 0.6))
     for axes in (latency, memory):
-        axes.legend()
         axes.grid(alpha=0.3)
+    figure.suptitle("medians of each size's runs (their load averages: docs/benchmarks.md)",
+                    fontsize=9)
     figure.tight_layout()
     figure.savefig(args.plot, dpi=100)
     print(f"wrote {args.plot}")
