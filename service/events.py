@@ -371,8 +371,8 @@ class Follower:
             self._asking = asking
             blocked_on.add_done_callback(self._answered)
             return
-        else:
-            return
+        else:  # a body of many parts: a task reads the rest and waits
+            asking = self._receive()
         self._listener = asyncio.ensure_future(_disconnected(asking, self._receive))
         self._listener.add_done_callback(self._wake)
 

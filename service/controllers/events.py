@@ -4,7 +4,6 @@ from litestar import Controller, Request, get
 from litestar.exceptions import ValidationException
 from litestar.params import Parameter
 from litestar.response import Stream
-from litestar.utils.scope.state import CONNECTION_STATE_KEY
 from litestar.response.base import ASGIResponse
 from litestar.types import Empty
 
@@ -13,6 +12,11 @@ from service.events import Follower, Hub
 from service.observe import LATE_BODY
 from service.openapi import problems
 from service.sessions import Sessions
+
+try:  # Litestar's internal name of its per-request state (2.x); without it, nothing is shed
+    from litestar.utils.scope.state import CONNECTION_STATE_KEY
+except ImportError:  # pragma: no cover - another Litestar
+    CONNECTION_STATE_KEY = None
 
 EVENT_STREAM = "text/event-stream"
 # no-transform and X-Accel-Buffering: proxies must pass events on at once
@@ -36,7 +40,7 @@ _SHED = ("accept", "base_url", "content_type", "cookies", "dependency_cache",
 
 
 def _shed(scope) -> None:
-    state = scope.get("state", {}).get(CONNECTION_STATE_KEY)
+    state = scope.get("state", {}).get(CONNECTION_STATE_KEY) if CONNECTION_STATE_KEY else None
     if state is not None:
         for name in _SHED:
             setattr(state, name, Empty)
