@@ -1,24 +1,29 @@
-"""Event streams under load: 1,000 open streams on 2 replicas while games are played.
+"""Event streams under load: 1,000 open streams on 1 or more replicas while games are played.
 
     python loadtests/events_bench.py [--streams 1000] [--games 150] [--rate 30]
-        [--seconds 60] [--out loadtest-results/events_bench.json]
+        [--seconds 60] [--replicas 2] [--out loadtest-results/events_bench.json]
 
-Starts two replicas (`python -m service`, 1 worker each, access log and the limit on
-creates per client address off, since this one client plays every table) sharing one
-Redis database (REDIS_URL, default db 11 of 127.0.0.1:6379, which it FLUSHES), or uses
-the replicas named by --url (twice; memory is then measured only for the --pid given).
+Starts --replicas replicas (`python -m service`, 1 worker each, access log and the limit
+on creates per client address off, since this one client plays every table; DEBUG_GC=1,
+so that each reports its garbage collections) sharing one Redis database (REDIS_URL,
+default db 11 of 127.0.0.1:6379, which it FLUSHES), or uses the replicas named by --url
+(once per replica; memory is then measured only for the --pid given).
 Then, printing its progress every second:
 
 1. creates --games games (Cup the Crab for 2 to 5 players and Crabe vs Poulpe, in turn)
    and measures each replica's RSS;
-2. opens --streams event streams spread over both replicas, every other stream on the
-   other one: one per seat with its token, the rest spectators; once every stream has its
-   first event, measures RSS again: (RSS with N idle streams - RSS with none) / N;
+2. opens --streams event streams spread over the replicas in turn: one per seat with its
+   token, the rest spectators; once every stream has its first event, measures RSS again:
+   (RSS with N idle streams - RSS with none) / N, and the objects each replica's
+   collector tracks (from /debug/gc) the same way;
 3. plays --rate moves a second for --seconds, each POST sent to either replica at random:
    the mover is a seat whose own stream's last event lists its legal moves, as a frontend
    plays. A game that ends is replaced by a fresh one with fresh streams;
+   (This process freezes its own long-lived objects every second, as the service does,
+   so that its full collections do not delay the arrivals it timestamps.)
 4. waits for every stream to receive the last version, then compares the servers'
-   event metrics (/metrics of each replica) with what the streams received.
+   event metrics (/metrics of each replica) with what the streams received, and reports
+   the replicas' full (generation 2) collections during play.
 
 Commit-to-delivery latency is measured for every (move, stream) pair on this process's
 clock: from the instant the move's POST is sent (an upper bound: it includes the POST's
@@ -29,6 +34,7 @@ latencies go to --out for loadtests/plot_events_latency.py.
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import platform
@@ -48,6 +54,9 @@ import aiohttp
 import redis
 from prometheus_client.parser import text_string_to_metric_families
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from service import patches  # noqa: E402 - the same JSON Patch the service makes
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 GAME_MIX = (("cup-the-crab", 2), ("cup-the-crab", 3), ("cup-the-crab", 4),
@@ -66,7 +75,7 @@ class Replica:
     @classmethod
     def start(cls, port: int, redis_url: str, log: Path, trace: bool) -> "Replica":
         # one client address plays every table here: its creates must not be rate-limited
-        env = {**os.environ, "REDIS_URL": redis_url, "ACCESS_LOG": "0",
+        env = {"DEBUG_GC": "1", **os.environ, "REDIS_URL": redis_url, "ACCESS_LOG": "0",
                "RATE_LIMIT_CREATES_PER_MINUTE": "0"}
         if trace:  # loadtests/memhook/sitecustomize.py dumps a snapshot on SIGUSR1
             env.update(PYTHONPATH=str(HERE / "memhook"),
@@ -113,6 +122,17 @@ class Replica:
                     found[f"lag_le_{sample.labels['le']}"] = sample.value
         return found
 
+    async def gc_state(self, http: aiohttp.ClientSession, since: float | None = None
+                       ) -> dict | None:
+        """The replica's collector as /debug/gc reports it (None unless DEBUG_GC is on);
+        the collections since the Unix time since (default: none)."""
+        since = time.time() + 60 if since is None else since
+        async with http.get(self.url + "/debug/gc", params={"since": since}) as response:
+            if response.status == 404:
+                return None
+            assert response.status == 200, (response.status, await response.text())
+            return await response.json()
+
     def stop(self) -> None:
         if self.process is not None:
             self.process.terminate()
@@ -158,6 +178,9 @@ class Bench:
         self.retired: list[Table] = []
         self.moves = self.rejected = self.skipped_ticks = self.stream_errors = 0
         self.events = 0
+        # data bytes and events by (a delta event?, a spectator's?)
+        self.data_bytes: Counter = Counter()
+        self.data_events: Counter = Counter()
         self.events_by_replica = [0] * len(replicas)
         self.opened = 0
         self.lag_probe: list[float] = []
@@ -192,6 +215,8 @@ class Bench:
             if stream.version >= 0:
                 headers["Last-Event-ID"] = str(stream.version)
             url = f"{self.replicas[stream.replica].url}/v1/games/{stream.table.id}/events"
+            if self.args.delta:
+                url += "?delta=true"
             try:
                 async with self.streams_http.get(url, headers=headers) as response:
                     if response.status != 200:
@@ -204,11 +229,16 @@ class Bench:
                 await asyncio.sleep(0.1)
 
     async def read_events(self, stream: Stream, response: aiohttp.ClientResponse) -> None:
-        version = None
+        version, kind = None, b"game"
         async for raw in response.content:
             if raw.startswith(b"id: "):
                 version = int(raw[4:])
+            elif raw.startswith(b"event: "):
+                kind = raw[7:].strip()
             elif raw.startswith(b"data: ") and version is not None:
+                if stream.version >= 0:  # a stream's first event is the whole body anyway
+                    self.data_bytes[kind == b"delta", stream.seat is None] += len(raw) - 7
+                    self.data_events[kind == b"delta", stream.seat is None] += 1
                 now = time.perf_counter()
                 if stream.version >= 0 and version != stream.version + 1:
                     stream.gaps += 1
@@ -218,7 +248,9 @@ class Bench:
                 self.events_by_replica[stream.replica] += 1
                 self.recent.append((stream.table, version, now))
                 if stream.seat is not None:  # a frontend's prompt; spectators: not decoded
-                    stream.game = json.loads(raw[6:])["game"]
+                    data = json.loads(raw[6:])
+                    stream.game = patches.apply(stream.game, data["patch"]) \
+                        if kind == b"delta" else data["game"]
                     if stream.game["status"] == "over":
                         stream.table.over = True
 
@@ -259,15 +291,21 @@ class Bench:
         while (now := time.perf_counter()) < start + seconds:
             ticks += 1
             await self.replace_finished()
-            ready = [t for t in self.tables if not t.in_flight and not t.over
-                     and t.seats_ready()]
-            if ready:
-                loop.create_task(self.move(self.rng.choice(ready)))
+            # A ready table from a random sample: scanning all of them every tick (1,500
+            # tables at 10,000 streams, 100 ticks a second) made this process the
+            # bottleneck of what it measures.
+            sample = self.rng.sample(self.tables, min(len(self.tables), 64))
+            ready = next((t for t in sample if not t.in_flight and not t.over
+                          and t.seats_ready()), None)
+            if ready is not None:
+                loop.create_task(self.move(ready))
             else:
                 self.skipped_ticks += 1
             await asyncio.sleep(max(0.0, start + ticks * interval - time.perf_counter()))
 
     async def replace_finished(self) -> None:
+        if not any(t.over for t in self.tables):
+            return
         done = [t for t in self.tables if t.over and all(s.ended for s in t.streams)]
         for table in done:
             self.tables.remove(table)
@@ -340,6 +378,9 @@ def percentile(values: list[float], pct: float) -> float:
 
 
 def summary(values: list[float]) -> dict[str, float]:
+    if not values:  # nothing measured (no move was made): say so rather than fail
+        return {"count": 0, "p50": float("nan"), "p99": float("nan"), "max": float("nan"),
+                "mean": float("nan")}
     return {"count": len(values), "p50": percentile(values, 50), "p99": percentile(values, 99),
             "max": max(values), "mean": statistics.fmean(values)}
 
@@ -364,6 +405,10 @@ async def reporter(bench: Bench, phase: list[str], started: float) -> None:
     while True:
         await asyncio.sleep(1)
         print(bench.progress(phase[0], started), flush=True)
+        # This process holds every stream's client side: its own full collections would
+        # delay the arrivals it timestamps, so what lives on is frozen out of their way.
+        gc.collect(1)
+        gc.freeze()
 
 
 async def measure_rss(replicas: list[Replica]) -> list[int | None]:
@@ -394,12 +439,14 @@ async def run(args: argparse.Namespace, replicas: list[Replica]) -> dict:
         held = Counter(s.replica for s in bench.streams())
         events_before = list(bench.events_by_replica)
         cpu_before = [r.cpu_seconds() for r in replicas]
+        play_started = time.time()
         phase[0] = "play"
         await bench.play(args.seconds)
         phase[0] = "settle"
         settled = await bench.settle(15)
         cpu_after = [r.cpu_seconds() for r in replicas]
         after = [await r.metrics(http) for r in replicas]
+        collections = [await r.gc_state(http, play_started) for r in replicas]
         events_after = list(bench.events_by_replica)
         for task in tasks + bench.followers:
             task.cancel()
@@ -416,7 +463,13 @@ async def run(args: argparse.Namespace, replicas: list[Replica]) -> dict:
         "latency_from_sent_ms": summary(from_sent), "latency_from_response_ms": summary(from_back),
         "client_loop_lag_ms": summary([lag * 1000 for lag in bench.lag_probe]),
         "server_cpu_ms_per_event": None if cpu is None else cpu * 1000 / max(1, sum(played)),
-        "memory": memory,
+        "memory": memory, "replicas": len(replicas), "delta": args.delta,
+        "bytes_per_event": {f"{'delta' if delta else 'game'} {'spectator' if spectator else 'seat'}":
+                            {"events": bench.data_events[delta, spectator],
+                             "mean_bytes": bench.data_bytes[delta, spectator]
+                             / max(1, bench.data_events[delta, spectator])}
+                            for delta, spectator in sorted(bench.data_events)},
+        "full_collections": gc_report(collections),
         "metrics": metrics_report(idle_metrics, held, idle_metrics, after, played),
         "slowest": bench.slowest(10),
         "raw_from_sent_ms": from_sent, "raw_from_response_ms": from_back,
@@ -431,6 +484,7 @@ async def open_idle_streams(bench: Bench, phase: list[str]) -> dict:
     await first_events(warm)
     trace = bench.args.tracemalloc
     rss_before = await measure_rss(bench.replicas)
+    gc_before = [await r.gc_state(bench.http) for r in bench.replicas]
     heaps_before = [await r.snapshot(0, bench.http) for r in bench.replicas] if trace else []
     phase[0] = "open"
     rest = bench.tables[4:]
@@ -440,7 +494,12 @@ async def open_idle_streams(bench: Bench, phase: list[str]) -> dict:
         await first_events(rest[first:first + batch])
     added = sum(len(t.streams) for t in rest)
     rss_idle = await measure_rss(bench.replicas)
+    gc_idle = [await r.gc_state(bench.http) for r in bench.replicas]
     report = memory_report(rss_before, rss_idle, added)
+    if None not in gc_before and None not in gc_idle:
+        tracked = [sum(state["tracked"]) + state["frozen"] for state in (*gc_before, *gc_idle)]
+        half = len(tracked) // 2
+        report["gc_objects_per_stream"] = (sum(tracked[half:]) - sum(tracked[:half])) / added
     if trace:
         heaps_idle = [await r.snapshot(1, bench.http) for r in bench.replicas]
         report["python_heap_top"] = heap_growth(heaps_before, heaps_idle, added)
@@ -453,7 +512,7 @@ async def first_events(tables: list[Table]) -> None:
 
 
 def heap_growth(before: list, after: list, streams: int, top: int = 12) -> list[dict]:
-    """Where the Python heap grew, per stream, by the file that allocated (both replicas)."""
+    """Where the Python heap grew, per stream, by the file that allocated (every replica)."""
     grown: Counter = Counter()
     counts: Counter = Counter()
     for old, new in zip(before, after):
@@ -467,6 +526,21 @@ def heap_growth(before: list, after: list, streams: int, top: int = 12) -> list[
     rows += [{"where": where, "bytes_per_stream": size / streams,
               "blocks_per_stream": counts[where] / streams}
              for where, size in grown.most_common(top)]
+    return rows
+
+
+def gc_report(states: list[dict | None]) -> list[dict] | None:
+    """Each replica's full collections during play (None: a replica without DEBUG_GC)."""
+    if None in states:
+        return None
+    rows = []
+    for state in states:
+        full = [c["ms"] for c in state["collections"] if c["generation"] == 2]
+        young = [c["ms"] for c in state["collections"] if c["generation"] < 2]
+        rows.append({"full": len(full), "full_max_ms": max(full, default=0.0),
+                     "full_total_ms": sum(full), "young": len(young),
+                     "young_max_ms": max(young, default=0.0), "frozen": state["frozen"],
+                     "tracked": state["tracked"]})
     return rows
 
 
@@ -494,7 +568,9 @@ def metrics_report(idle: list[dict], held: Counter, before: list[dict], after: l
 
 
 def print_report(result: dict) -> None:
-    print(f"\n{result['streams']} streams on 2 replicas, {result['games']} games,"
+    replicas = result["replicas"]
+    print(f"\n{result['streams']} streams on {replicas} replica{'s' * (replicas > 1)},"
+          f" {result['games']} games,"
           f" {result['moves']} moves at {result['rate']}/s for {result['seconds']} s"
           f" ({result['rejected']} rejected, {result['games_finished']} games finished and"
           f" replaced), stream errors {result['stream_errors']}, gaps {result['gaps']},"
@@ -510,11 +586,22 @@ def print_report(result: dict) -> None:
         print(f"RSS (KiB) per replica, no streams {memory['rss_kib_before']},"
               f" {memory['streams_added']} idle streams {memory['rss_kib_idle']}:"
               f" {memory['kib_per_stream']:.1f} KiB per idle stream")
+    for kind, row in result["bytes_per_event"].items():
+        print(f"data bytes per event, {kind:15}: {row['mean_bytes']:8.0f}"
+              f" ({row['events']} events after each stream's first)")
+    if "gc_objects_per_stream" in memory:
+        print(f"objects tracked by the collector: {memory['gc_objects_per_stream']:.1f}"
+              f" per idle stream")
+    for index, row in enumerate(result["full_collections"] or []):
+        print(f"replica {index}: {row['full']} full collections during play, longest"
+              f" {row['full_max_ms']:.1f} ms, {row['full_total_ms']:.1f} ms in all; {row['young']}"
+              f" younger ones, longest {row['young_max_ms']:.1f} ms; tracked {row['tracked']},"
+              f" frozen {row['frozen']}")
     for row in memory.get("python_heap_top", []):
         print(f"  Python heap {row['bytes_per_stream']:8.0f} B/stream"
               f" {row['blocks_per_stream']:6.1f} blocks/stream  {row['where']}")
     if result["server_cpu_ms_per_event"] is not None:
-        print(f"server CPU (both replicas, play phase) per event delivered:"
+        print(f"server CPU (every replica, play phase) per event delivered:"
               f" {result['server_cpu_ms_per_event']:.3f} ms")
     for row in result["metrics"]:
         buckets = row["lag_buckets"]
@@ -549,7 +636,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="games whose streams open together (clients arriving)")
     parser.add_argument("--tracemalloc", action="store_true",
                         help="also compare the replicas' Python heaps (slower replicas)")
-    parser.add_argument("--url", action="append", help="use these replicas (give it twice)")
+    parser.add_argument("--replicas", type=int, default=2, help="replicas to start")
+    parser.add_argument("--delta", action="store_true",
+                        help="streams ask for delta events (?delta=true)")
+    parser.add_argument("--url", action="append", help="use this replica (once per replica)")
     parser.add_argument("--pid", action="append", type=int, help="their pids, for RSS")
     parser.add_argument("--out", type=Path, default=Path("loadtest-results/events_bench.json"))
     args = parser.parse_args(argv)
@@ -561,7 +651,8 @@ def main(argv: list[str] | None = None) -> int:
         redis.Redis.from_url(redis_url).flushdb()
         args.out.parent.mkdir(parents=True, exist_ok=True)
         replicas = [Replica.start(port, redis_url, args.out.with_suffix(f".replica{n}.log"),
-                                  args.tracemalloc) for n, port in enumerate(free_ports(2))]
+                                  args.tracemalloc)
+                    for n, port in enumerate(free_ports(args.replicas))]
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("terminated"))  # replicas stop too
     try:
         result = asyncio.run(run(args, replicas))

@@ -1,6 +1,5 @@
 """The Litestar application factory: `create_app()` reads its settings from the environment."""
 
-import gc
 import logging
 from pathlib import Path
 
@@ -16,14 +15,16 @@ from service.controllers.lobby import LobbyController
 from service.controllers.play import play_routes
 from service.controllers.static import static_files
 from service.cors import cors
-from service.head import head_as_get
+from service import debug
 from service.decoding import StrictRequest, refuse_repeated_parameters
+from service.head import head_as_get
 from service.drain import Drain
 from service.clocks import Clocks
+from service.collector import Collector
 from service.events import Hub
 from service.limits import Limit, RateLimits, trusted_proxies
 from service.lobby import Lobby
-from service.observe import metrics, observer
+from service.observe import late_bodies, metrics, observer
 from service.openapi import SWAGGER_ASSETS, openapi_config
 from service.problems import HANDLERS
 from service.robots import Robots
@@ -47,6 +48,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     lobby = Lobby(sessions)
     drain = Drain(hub)
     clocks = Clocks(sessions, robots)
+    # Modules, routes and schemas live as long as the process, and so do open streams:
+    # keeping them out of the collector's way shortens every full collection, hence the
+    # latency tail (service/collector.py).
+    collector = Collector()
 
     # Each provider names what its object is built on, as the constructors above do.
     # Litestar resolves a handler's dependencies level by level of that graph and starts
@@ -69,13 +74,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     def drain_on(hub: Hub) -> Drain:
         return drain
 
-    def freeze_startup_objects() -> None:
-        # Modules, routes and schemas live as long as the process: keeping them out of the
-        # collector's generations shortens every full collection, hence the latency tail.
-        gc.collect()
-        gc.freeze()
-
     async def close_store() -> None:
+        collector.stop()
         await clocks.stop()
         await robots.close()
         await store.close()
@@ -84,7 +84,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         route_handlers=[GamesController, LobbyController, EventsController, HealthController,
                         metrics,
                         static_files(SWAGGER_ASSETS, Path(swagger_ui_path), "swagger-assets"),
-                        *play_routes()],
+                        *play_routes(), *(debug.ROUTES if settings.debug_gc else ())],
         dependencies={"sessions": Provide(lambda: sessions, sync_to_thread=False),
                       "robots": Provide(robots_on, sync_to_thread=False),
                       "hub": Provide(hub_on, sync_to_thread=False),
@@ -97,10 +97,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         openapi_config=openapi_config(), request_class=StrictRequest,
         before_request=refuse_repeated_parameters,
         request_max_body_size=settings.max_body_bytes,
-        on_startup=[freeze_startup_objects, clocks.start, drain.install],
+        on_startup=[collector.start, clocks.start, drain.install],
         on_shutdown=[close_store],
         logging_config=None)
     app.state.settings = settings
+    app.asgi_handler = late_bodies(app.asgi_handler)  # event streams' bodies (service/observe.py)
+    if settings.debug_gc:
+        debug.LOG.install()
     if settings.cors_origins:  # around the router, as Litestar's own CORS: every answer has it
         app.asgi_handler = cors(settings.cors_origins)(app.asgi_handler)
     app.asgi_handler = head_as_get(app.asgi_handler)

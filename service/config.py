@@ -61,6 +61,7 @@ class Settings:
     moves_per_second: int = 50       # RATE_LIMIT_MOVES_PER_SECOND: per seat token, 0: off
     trusted_proxies: str = ""        # TRUSTED_PROXIES: whose X-Forwarded-For names the client
     ai_max_concurrent: int = 2       # AI_MAX_CONCURRENT: suggestions searching at once per worker
+    debug_gc: bool = False           # DEBUG_GC=1: time collections, GET /debug/gc (tests, benchmarks)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> "Settings":
@@ -85,6 +86,7 @@ class Settings:
                                   0, 1_000_000),
             trusted_proxies=_networks(env.get("TRUSTED_PROXIES", "")),
             ai_max_concurrent=_int(env, "AI_MAX_CONCURRENT", cls.ai_max_concurrent, 1, 256),
+            debug_gc=env.get("DEBUG_GC", "0") not in ("0", "false", "no", ""),
         )
         settings.check()
         return settings
@@ -109,7 +111,8 @@ class Settings:
                "RATE_LIMIT_CREATES_PER_MINUTE": str(self.creates_per_minute),
                "RATE_LIMIT_MOVES_PER_SECOND": str(self.moves_per_second),
                "TRUSTED_PROXIES": self.trusted_proxies,
-               "AI_MAX_CONCURRENT": str(self.ai_max_concurrent)}
+               "AI_MAX_CONCURRENT": str(self.ai_max_concurrent),
+               "DEBUG_GC": "1" if self.debug_gc else "0"}
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url
         return env

@@ -21,6 +21,33 @@ log = logging.getLogger("service.access")
 
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)  # seconds
 
+# A response may leave the rest of its body here (a callable taking send and receive) to
+# be sent by late_bodies once the framework has returned: an event stream's body lasts as
+# long as its client stays, and the frames, request and parsed headers of everything
+# between the server and the handler need not live that long. The request's metrics
+# and log line wait for the late body (observer wraps it), so they time the whole stream.
+LATE_BODY = "service.late_body"
+LATE_DONE = "service.late_done"  # called once the late body is sent (or failed)
+
+
+def late_bodies(app: ASGIApp) -> ASGIApp:
+    """Around the whole application: sends the late body a response left (LATE_BODY)."""
+    async def sending(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        scope[LATE_BODY] = None  # supported here
+        await app(scope, receive, send)
+        late = scope.pop(LATE_BODY, None)
+        if late is not None:
+            scope.pop("state", None)  # the framework's caches of this request
+            try:
+                await late(send, receive)
+            finally:
+                if (done := scope.pop(LATE_DONE, None)) is not None:
+                    done()
+    return sending
+
 
 class RequestStats:
     """Requests answered and their durations, counted in plain numbers and turned into
@@ -81,10 +108,7 @@ def observer(access_log: bool):
                     status = message["status"]
                 await send(message)
 
-            STATS.in_progress += 1
-            try:
-                await app(scope, receive, send_status)
-            finally:
+            def done() -> None:
                 STATS.in_progress -= 1
                 seconds = time.perf_counter() - start
                 method, route = scope["method"], scope.get("path_template", "unmatched")
@@ -92,6 +116,17 @@ def observer(access_log: bool):
                 if access_log:
                     log.info(json.dumps({"method": method, "path": scope["path"],
                                          "status": status, "ms": round(seconds * 1000, 2)}))
+
+            STATS.in_progress += 1
+            late = None
+            try:
+                await app(scope, receive, send_status)
+                late = scope.get(LATE_BODY)
+            finally:
+                if late is None:
+                    done()
+            if late is not None:  # the request is done once its late body is sent
+                scope[LATE_DONE] = done
         return observed
     return middleware
 

@@ -30,7 +30,7 @@ NULL = {"type": "null"}
 BODY_TYPES: list[Any] = [CreateGame, MoveRequest, Budget, JoinRequest, Created, Joined,
                          WaitingList, bodies.GameBody,
                          bodies.LegalMovesBody, bodies.HistoryBody, bodies.SuggestionBody,
-                         *bodies.EVENTS.values(),
+                         *bodies.EVENTS.values(), *bodies.DELTA_EVENTS.values(),
                          Problem, Health, Ready, *bodies.MOVE_UNIONS.values()]
 
 _WHEN = {
@@ -105,21 +105,24 @@ EVENT_STREAM = "text/event-stream"
 def _event_streams(document: dict[str, Any]) -> None:
     """An event stream is described event by event, as 3.1 tooling reads the schema of
     `text/event-stream` (3.2 names it `itemSchema`, which a 3.1 document may not carry):
-    each event is an object of its SSE fields (`id`, `event`, `data`), whose `data` is one
-    of the game's event schemas as JSON."""
-    events = [{"$ref": REF.format(name=type_.__name__)} for type_ in bodies.EVENTS.values()]
-    event = {
-        "type": "object",
-        "description": "One Server-Sent Event: `id` the version, `event: game`, `data` the"
-                       " event as JSON. Comment lines (`: keep-alive`) carry no event.",
-        "properties": {
-            "id": {"type": "string", "pattern": r"^[0-9]+$"},
-            "event": {"const": "game"},
-            "data": {"type": "string", "contentMediaType": "application/json",
-                     "contentSchema": {"oneOf": events}},
-        },
-        "required": ["id", "event", "data"],
-    }
+    each event is an object of its SSE fields (`id`, `event`, `data`), whose `data` is
+    JSON: a game event (`event: game`, the whole body) or, on a stream asked for with
+    `delta=true`, a delta event (`event: delta`, a JSON Patch of the body)."""
+    def sse(name: str, types: Any, what: str) -> dict[str, Any]:
+        data = [{"$ref": REF.format(name=type_.__name__)} for type_ in types]
+        return {"type": "object", "title": f"{name} event",
+                "description": f"`id` the version, `event: {name}`, `data` {what} as JSON",
+                "properties": {"id": {"type": "string", "pattern": r"^[0-9]+$"},
+                               "event": {"const": name},
+                               "data": {"type": "string", "contentMediaType": "application/json",
+                                        "contentSchema": {"oneOf": data}}},
+                "required": ["id", "event", "data"]}
+
+    event = {"description": "One Server-Sent Event; comment lines (`: keep-alive`) carry"
+                            " none.",
+             "oneOf": [sse("game", bodies.EVENTS.values(), "the caller's game then"),
+                       sse("delta", bodies.DELTA_EVENTS.values(),
+                           "what changed in it since the version before")]}
     for operations in document["paths"].values():
         for operation in operations.values():
             for response in operation["responses"].values():

@@ -54,6 +54,8 @@ def suggestion_body(body: dict[str, Any]) -> SuggestionBody:
 # event type is chosen by name.
 EVENTS: dict[str, Any] = {"cup-the-crab": cupcrab.CupCrabEvent,
                           "crabe-vs-poulpe": cvp.CvpEvent}
+DELTA_EVENTS: dict[str, Any] = {"cup-the-crab": cupcrab.CupCrabDeltaEvent,
+                                "crabe-vs-poulpe": cvp.CvpDeltaEvent}
 
 
 def event_body(game: str, body: dict[str, Any]) -> msgspec.Struct:

@@ -95,6 +95,24 @@ class EventBase(msgspec.Struct, Generic[EntryT, GameT], kw_only=True):
     game: GameT
 
 
+class PatchOperation(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One JSON Patch (RFC 6902) operation on the viewer's game body: `path` is a JSON
+    Pointer into it; `value` (absent for `remove`) is what goes there, of the type the
+    game body's schema gives that place."""
+    op: Literal["add", "remove", "replace"]
+    path: str
+    value: Any = None
+
+
+class DeltaEventBase(msgspec.Struct, Generic[EntryT], kw_only=True):
+    """The data of one `event: delta` of a stream opened with `?delta=true`: a version,
+    what made it, and what changed in the viewer's game body since the version before
+    (which the stream sent just before this one, or the client resumed after)."""
+    version: int
+    entry: EntryT | None
+    patch: list[PatchOperation]
+
+
 class MoveStatBase(msgspec.Struct, Generic[MoveT], kw_only=True):
     move: MoveT
     visits: int

@@ -5,9 +5,20 @@ from typing import Annotated, Literal, TypeAlias
 import msgspec
 
 from core import cupcrab
-from service.bodies.common import (EventBase, ForfeitEntry, GameBodyBase, HistoryBase,
-                                      JoinEntry, LeaveEntry, LegalMovesBase, MoveEntryBase,
-                                      MoveStatBase, RematchEntry, SuggestionBase)
+from service.bodies.common import (
+    DeltaEventBase,
+    EventBase,
+    ForfeitEntry,
+    GameBodyBase,
+    HistoryBase,
+    JoinEntry,
+    LeaveEntry,
+    LegalMovesBase,
+    MoveEntryBase,
+    MoveStatBase,
+    RematchEntry,
+    SuggestionBase,
+)
 
 Card = Literal[cupcrab.CARD_NAMES]  # type: ignore[valid-type]
 Phase = Literal[cupcrab.PHASE_NAMES]  # type: ignore[valid-type]
@@ -141,3 +152,8 @@ class CupCrabSuggestion(SuggestionBase[CupCrabMove, CupCrabMoveStat],
 
 class CupCrabEvent(EventBase[CupCrabEntry, CupCrabGame]):
     """One event of a Cup the Crab game's stream, as the viewer may see it."""
+
+
+class CupCrabDeltaEvent(DeltaEventBase[CupCrabEntry]):
+    """One delta event of a Cup the Crab game's stream (`?delta=true`), as the viewer may see
+    it."""

@@ -5,9 +5,20 @@ from typing import Literal, TypeAlias
 import msgspec
 
 from core import cvp
-from service.bodies.common import (EventBase, ForfeitEntry, GameBodyBase, HistoryBase,
-                                      JoinEntry, LeaveEntry, LegalMovesBase, MoveEntryBase,
-                                      MoveStatBase, RematchEntry, SuggestionBase)
+from service.bodies.common import (
+    DeltaEventBase,
+    EventBase,
+    ForfeitEntry,
+    GameBodyBase,
+    HistoryBase,
+    JoinEntry,
+    LeaveEntry,
+    LegalMovesBase,
+    MoveEntryBase,
+    MoveStatBase,
+    RematchEntry,
+    SuggestionBase,
+)
 
 Card = Literal[cvp.CARD_NAMES]  # type: ignore[valid-type]
 Phase = Literal[cvp.PHASE_NAMES]  # type: ignore[valid-type]
@@ -182,3 +193,8 @@ class CvpSuggestion(SuggestionBase[CvpMove, CvpMoveStat], tag_field="game",
 
 class CvpEvent(EventBase[CvpEntry, CvpGame]):
     """One event of a Crabe vs Poulpe game's stream, as the viewer may see it."""
+
+
+class CvpDeltaEvent(DeltaEventBase[CvpEntry]):
+    """One delta event of a Crabe vs Poulpe game's stream (`?delta=true`), as the viewer may see
+    it."""
