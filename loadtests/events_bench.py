@@ -55,7 +55,7 @@ import redis
 from prometheus_client.parser import text_string_to_metric_families
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from service import patches  # noqa: E402 - the same JSON Patch the service makes
+from service import patches  # the same JSON Patch the service makes
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

@@ -1,6 +1,7 @@
 """HTTP benchmark of the game endpoints against a bare HTTP + Redis baseline.
 
     python loadtests/http_bench.py [--runs 3] [--seconds 10] [--connections 32] [--compare TREE]
+        [--servers uvicorn granian]
 
 Needs `wrk` (Debian: apt-get install wrk) and a Redis server (REDIS_URL, default database
 12 of 127.0.0.1:6379, which it flushes). It starts, on loopback, the service and the
@@ -20,6 +21,11 @@ its ratio to the baseline's is the steadier comparison.
 With --compare TREE (a worktree of an earlier commit, say), that tree's service is served
 too and measured in the same runs, interleaved, so a before/after comparison shares the
 machine's load of the moment.
+
+With --servers uvicorn granian, the service and the baseline are each served by both
+(granian: `pip install granian`; 1 worker, `--interface asgi --loop uvloop`), measured in
+the same runs, interleaved, and each service is compared with the baseline on its own
+server and with the baseline on uvicorn.
 """
 
 import argparse
@@ -66,6 +72,13 @@ def start(command: list[str], env: dict[str, str], port: int,
             time.sleep(0.05)
     process.kill()
     raise RuntimeError(f"{command} did not start")
+
+
+def worker_pid(process: subprocess.Popen) -> int:
+    """The process that serves: granian's only worker, else the process itself."""
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children")
+    found = children.read_text().split() if children.exists() else []
+    return int(found[0]) if found else process.pid
 
 
 def cpu_seconds(pid: int) -> float:
@@ -131,6 +144,7 @@ class Target:
     label: str
     port: int
     process: subprocess.Popen
+    baseline: str = "base"  # the baseline it is compared with (figures' name prefix)
     view_url: str = ""
     token: str = ""
     etag: str | None = None
@@ -155,6 +169,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--servers", nargs="+", default=["uvicorn"],
+                        choices=["uvicorn", "granian"],
+                        help="serve the service and the baseline with each (same runs)")
     parser.add_argument("--compare", metavar="TREE", type=Path,
                         help="also serve the service of another checkout (its core compiled,"
                              " the same store format) and measure it in the same runs,"
@@ -168,55 +185,68 @@ def main() -> None:
     uvicorn = [sys.executable, "-m", "uvicorn", "--loop", "uvloop", "--http", "httptools",
                "--no-access-log", "--log-level", "warning", "--port"]
     service = [sys.executable, "-m", "service", "--port"]
+    granian = [shutil.which("granian") or "granian", "--interface", "asgi", "--loop", "uvloop",
+               "--workers", "1", "--no-ws", "--log-level", "warning", "--factory", "--port"]
     targets = [Target("game", 8601, start(service + ["8601"], common, 8601))]
     if args.compare:
         targets.append(Target(f"game at {args.compare}", 8604,
                               start(service + ["8604"], common, 8604, cwd=args.compare)))
     baseline = start(uvicorn + ["8602", "--factory", "loadtests.baseline_app:create_app"],
                      common, 8602)
+    baselines = {"base": (8602, baseline)}
+    if "granian" in args.servers:
+        targets.append(Target("game on granian", 8605, start(
+            granian + ["8605", "service.app:create_app"], common, 8605), "base-granian"))
+        baselines["base-granian"] = (8606, start(
+            granian + ["8606", "loadtests.baseline_app:create_app"], common, 8606))
     try:
         for target in targets:
             target.prepare()
-        blob = json.loads(urllib.request.urlopen(urllib.request.Request(
-            "http://127.0.0.1:8602/baseline/k", method="POST", data=b"{}",
-            headers={"Content-Type": "application/json"})).read())
-        assert blob["key"] == "k"
+        for port, _ in baselines.values():
+            blob = json.loads(urllib.request.urlopen(urllib.request.Request(
+                f"http://127.0.0.1:{port}/baseline/k", method="POST", data=b"{}",
+                headers={"Content-Type": "application/json"})).read())
+            assert blob["key"] == "k"
         moves_file = Path(tempfile.mkstemp(suffix=".moves")[1])
         figures: dict[str, list[dict]] = collections.defaultdict(list)
         for _ in range(args.runs):
-            measure_once(args, targets, baseline.pid, figures, redis_url, moves_file)
+            measure_once(args, targets, baselines, figures, redis_url, moves_file)
         report(figures, args, targets, redis_url, moves_file)
     finally:
-        for process in [target.process for target in targets] + [baseline]:
+        for process in [t.process for t in targets] + [p for _, p in baselines.values()]:
             process.terminate()
             process.wait()
 
 
-def measure_once(args, targets: list[Target], baseline: int, figures, redis_url: str,
+def measure_once(args, targets: list[Target], baselines: dict, figures, redis_url: str,
                  moves_file: Path) -> None:
-    """One run: each target's view (and 304), the baseline's GET, each target's moves, the
-    baseline's GET + SET, one after the other."""
+    """One run: each target's view (and 304), each baseline's GET, each target's moves,
+    each baseline's GET + SET, one after the other."""
     bench = functools.partial(wrk, seconds=args.seconds, connections=args.connections)
     for target in targets:
         figures[f"view {target.label}"].append(bench(target.view_url, script="fixed.lua",
                                                      env={"TOKEN": target.token},
-                                                     server=target.process.pid))
+                                                     server=worker_pid(target.process)))
         if target.etag:
             figures[f"304 {target.label}"].append(bench(
                 target.view_url, script="fixed.lua",
                 env={"TOKEN": target.token, "IF_NONE_MATCH": target.etag},
-                server=target.process.pid))
-    figures["base-get"].append(bench("http://127.0.0.1:8602/baseline/k", script="fixed.lua",
-                                     env={}, server=baseline))
+                server=worker_pid(target.process)))
+    for name, (port, process) in baselines.items():
+        figures[f"{name}-get"].append(bench(f"http://127.0.0.1:{port}/baseline/k",
+                                            script="fixed.lua", env={},
+                                            server=worker_pid(process)))
     for target in targets:
         expected = int(max(figures[f"view {target.label}"][-1]["rps"], 1000) * args.seconds * 1.2)
         asyncio.run(prepare_moves(redis_url, expected // 2 + 1, moves_file))
         figures[f"move {target.label}"].append(bench(target.url, script="moves.lua",
                                                      env={"MOVES": str(moves_file)},
-                                                     server=target.process.pid))
-    figures["base-set"].append(bench("http://127.0.0.1:8602/baseline/k", script="fixed.lua",
-                                     env={"METHOD": "POST", "BODY": '{"move": {}}'},
-                                     server=baseline))
+                                                     server=worker_pid(target.process)))
+    for name, (port, process) in baselines.items():
+        figures[f"{name}-set"].append(bench(f"http://127.0.0.1:{port}/baseline/k",
+                                            script="fixed.lua",
+                                            env={"METHOD": "POST", "BODY": '{"move": {}}'},
+                                            server=worker_pid(process)))
 
 
 def report(figures, args, targets: list[Target], redis_url, moves_file) -> None:
@@ -227,9 +257,11 @@ def report(figures, args, targets: list[Target], redis_url, moves_file) -> None:
     rows = [(f"view {t.label}", f"GET view ({t.label})") for t in targets]
     rows += [(f"304 {t.label}", f"GET view, If-None-Match: 304 ({t.label})")
              for t in targets]
-    rows += [("base-get", "GET baseline (Redis GET)")]
+    rows += [("base-get", "GET baseline (Redis GET)"),
+             ("base-granian-get", "GET baseline on granian")]
     rows += [(f"move {t.label}", f"POST move ({t.label})") for t in targets]
-    rows += [("base-set", "POST baseline (GET+SET)")]
+    rows += [("base-set", "POST baseline (GET+SET)"),
+             ("base-granian-set", "POST baseline on granian")]
     for name, label in rows:
         if name in peak:
             f = peak[name]
@@ -241,11 +273,12 @@ def report(figures, args, targets: list[Target], redis_url, moves_file) -> None:
                 f" {peak[base]['cpu_us'] / peak[ours]['cpu_us']:.0%} by CPU/req")
 
     for t in targets:
-        ratios = [f"view/baseline {ratio(f'view {t.label}', 'base-get')}",
-                  f"move/baseline {ratio(f'move {t.label}', 'base-set')}"]
-        if f"304 {t.label}" in peak:
-            ratios.append(f"304/baseline GET {ratio(f'304 {t.label}', 'base-get')}")
-        print(f"{t.label}: " + "; ".join(ratios))
+        for base in sorted({t.baseline, "base"}):
+            ratios = [f"view/baseline {ratio(f'view {t.label}', f'{base}-get')}",
+                      f"move/baseline {ratio(f'move {t.label}', f'{base}-set')}"]
+            if f"304 {t.label}" in peak:
+                ratios.append(f"304/baseline GET {ratio(f'304 {t.label}', f'{base}-get')}")
+            print(f"{t.label} against {base}: " + "; ".join(ratios))
     ours = targets[0]
     half_view = peak[f"view {ours.label}"]["rps"] / 2
     delay = {"DELAY_MS": str(int(1000 * args.connections / half_view))}

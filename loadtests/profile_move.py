@@ -63,7 +63,7 @@ def summarize(folded: Path) -> None:
         stack, _, count = line.rpartition(" ")
         frames = [frame for frame in stack.split(";") if not frame.startswith(("process ",
                                                                                "thread "))]
-        if not frames:
+        if not frames or not count.isdigit():  # py-spy 0.4 can write a garbled line
             continue
         samples = int(count)
         total += samples

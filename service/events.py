@@ -173,10 +173,11 @@ class Feed:
         self._stale = False
         newest, read = self._newest, {}
         for change in await self.sessions.store.changes_since(self.game_id, version):
-            session = self.sessions.session(self.game_id, change.record)
             number = change.record.version
-            read[number] = self._versions[number] = Version(msgspec.json.decode(change.entry),
-                                                            session)
+            cached = self._versions.get(number)  # kept: its events are made already
+            read[number] = self._versions[number] = cached or Version(
+                msgspec.json.decode(change.entry), self.sessions.session(self.game_id,
+                                                                         change.record))
             self._newest = max(self._newest, number)
         while len(self._versions) > CACHED_VERSIONS:
             del self._versions[min(self._versions)]

@@ -41,7 +41,7 @@ def test_delta_streams_rebuild_every_viewers_body_and_entry_at_every_version(api
         game = create(client, game_name, players)
         tokens = tokens_of(game)
         viewers = [*tokens, None]
-        def headers(seat):
+        def headers(seat, tokens=tokens):
             return auth(tokens[seat]) if seat is not None else {}
         whole = {seat: Listener(events_url(api.url, game["id"]), headers(seat), until=over)
                  for seat in viewers}

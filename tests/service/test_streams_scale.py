@@ -124,3 +124,8 @@ async def scenario(api, client: httpx.Client, games: list[dict]) -> None:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def test_the_collector_report_exists_only_with_debug_gc(client):
+    assert client.get("/debug/gc").status_code == 404
+    assert client.post("/debug/gc/collect").status_code in (404, 405)
