@@ -39,12 +39,15 @@ export type RequestsLeaveOutWhatHasADefault = [
 // Responses: what the server always sends is required (a new game's seats' names and
 // tokens included, null where there is none); the only response schemas with optional
 // fields are the ones the server really leaves out (a Crabe vs Poulpe entry's revealed
-// hand, a problem's extras). A new optional response field fails the build here.
+// hand, a problem's extras, a JSON Patch operation's value, absent for a remove). A new
+// optional response field fails the build here.
 type RequestSchema = "CreateGame" | `Create${"CupCrab" | "Cvp"}${number}` | "SeatSpec"
   | "SeatHumanOrOpen" | `AiSeatBy${string}` | "Budget" | `BudgetBy${string}` | "MoveRequest"
   | "JoinRequest";
 export type ResponsesRequireWhatIsAlwaysSent = [
-  Assert<Same<Exclude<keyof Optional, RequestSchema>, "CvpMoveEntry" | "CvpTimeoutEntry" | "Problem">>,
+  Assert<Same<Exclude<keyof Optional, RequestSchema>,
+    "CvpMoveEntry" | "CvpTimeoutEntry" | "PatchOperation" | "Problem">>,
+  Assert<Same<Optional["PatchOperation"], "value">>,
   Assert<Same<Optional["CvpMoveEntry"], "revealed">>,
   Assert<Same<Optional["Problem"], "legal_moves" | "current_version">>,
 ];
