@@ -13,13 +13,12 @@ from typing import Any
 
 import core
 import core.ai
+from service import bodies
 from service.config import Settings
 
 REF = "#/components/schemas/{name}"
 NULL = {"type": "null"}
 BUDGET_KINDS = ("level", "iterations", "time_ms")
-# The schema names of each game's variants: its bodies' prefix (CupCrabGame, CvpGame).
-PREFIXES = {"cup-the-crab": "CupCrab", "crabe-vs-poulpe": "Cvp"}
 
 
 def nullable(schema: dict[str, Any]) -> dict[str, Any]:
@@ -114,7 +113,7 @@ def create_variant(game: str, players: int, settings: Settings,
                                   "maximum": 86_400,
                                   "description": "this server's shortest clock to a day"}),
     }
-    return {"title": f"Create{PREFIXES[game]}{players}",
+    return {"title": f"Create{bodies.GAMES[game].prefix}{players}",
             "description": f"A new game of {game} for {players} players.", "type": "object",
             "properties": properties, "required": ["game", "players"],
             "additionalProperties": False}
@@ -125,7 +124,7 @@ def exact_requests(schemas: dict[str, Any], settings: Settings) -> None:
     variants = []
     for game in core.GAMES:
         for players in core.PLAYERS[game]:
-            name = f"Create{PREFIXES[game]}{players}"
+            name = f"Create{bodies.GAMES[game].prefix}{players}"
             schemas[name] = create_variant(game, players, settings, schemas)
             variants.append({"$ref": REF.format(name=name)})
     schemas["CreateGame"] = {"title": "CreateGame",

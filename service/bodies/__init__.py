@@ -1,24 +1,37 @@
 """JSON bodies of the API as msgspec structs: the OpenAPI document is made from them.
 
 Game-specific bodies are tagged by `game` and built per game from the generic shapes in
-`common` (see `cupcrab` and `cvp`); this module gathers them into the unions the
-controllers return, and converts the dicts that `core` and the sessions produce into them.
+`common` (see `cupcrab` and `cvp`, each ending with its `BODIES`); this module gathers
+them into the unions the controllers return, and converts the dicts that `core` and the
+sessions produce into them.
 """
 
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, Union
 
 import msgspec
 
+import core
 from service.bodies import cupcrab, cvp
+from service.bodies.common import GameBodies
 
-GameBody: TypeAlias = cupcrab.CupCrabGame | cvp.CvpGame
-LegalMovesBody: TypeAlias = cupcrab.CupCrabLegalMoves | cvp.CvpLegalMoves
-HistoryBody: TypeAlias = cupcrab.CupCrabHistory | cvp.CvpHistory
-SuggestionBody: TypeAlias = cupcrab.CupCrabSuggestion | cvp.CvpSuggestion
+# Each game's bodies by core's name, in core's order (core/registry.py): the one list of
+# the service's per-game bodies (tests/service/test_bodies_exact.py checks each game has).
+GAMES: dict[str, GameBodies] = {bodies.game: bodies for bodies in sorted(
+    (cupcrab.BODIES, cvp.BODIES), key=lambda bodies: core.GAMES.index(bodies.game))}
+
+
+def _union(part: str) -> Any:
+    return Union[tuple(getattr(bodies, part) for bodies in GAMES.values())]  # noqa: UP007
+
+
+GameBody: TypeAlias = _union("body")  # type: ignore[valid-type]
+LegalMovesBody: TypeAlias = _union("legal_moves")  # type: ignore[valid-type]
+HistoryBody: TypeAlias = _union("history")  # type: ignore[valid-type]
+SuggestionBody: TypeAlias = _union("suggestion")  # type: ignore[valid-type]
 
 # Each game's move union by its schema's name, for the bodies whose moves are not tagged
 # by game (a move request, the legal moves of an illegal-move problem): see service.openapi.
-MOVE_UNIONS: dict[str, Any] = {"CupCrabMove": cupcrab.CupCrabMove, "CvpMove": cvp.CvpMove}
+MOVE_UNIONS: dict[str, Any] = {f"{bodies.prefix}Move": bodies.move for bodies in GAMES.values()}
 
 
 def as_sent(body: dict[str, Any]) -> Any:
@@ -52,10 +65,8 @@ def suggestion_body(body: dict[str, Any]) -> SuggestionBody:
 
 # An event's `game` is the game body, so events carry no tag of their own: each game's
 # event type is chosen by name.
-EVENTS: dict[str, Any] = {"cup-the-crab": cupcrab.CupCrabEvent,
-                          "crabe-vs-poulpe": cvp.CvpEvent}
-DELTA_EVENTS: dict[str, Any] = {"cup-the-crab": cupcrab.CupCrabDeltaEvent,
-                                "crabe-vs-poulpe": cvp.CvpDeltaEvent}
+EVENTS: dict[str, Any] = {game: bodies.event for game, bodies in GAMES.items()}
+DELTA_EVENTS: dict[str, Any] = {game: bodies.delta_event for game, bodies in GAMES.items()}
 
 
 def event_body(game: str, body: dict[str, Any]) -> msgspec.Struct:

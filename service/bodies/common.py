@@ -1,5 +1,6 @@
 """The shapes every game's bodies share, generic in the game's view, move and result."""
 
+from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
@@ -202,3 +203,18 @@ def problem_bytes(status: int, slug: str, instance: str, detail: str) -> bytes:
     """A problem's body, for a middleware that answers before any handler runs."""
     return msgspec.json.encode(Problem(type=f"/problems/{slug}", title=TITLES[status],
                                        status=status, detail=detail, instance=instance))
+
+
+@dataclass(frozen=True)
+class GameBodies:
+    """One game's bodies, as service/bodies/__init__.py gathers them into the unions the
+    controllers return and the document lists."""
+    game: str            # core's name of the game
+    prefix: str          # its schemas' prefix (CupCrabGame, CvpCreate2, ...)
+    move: Any            # the union of its moves, tagged by `type`
+    body: type           # its game body (a view, for one viewer)
+    legal_moves: type
+    history: type
+    suggestion: type
+    event: type          # an `event: game` of its stream
+    delta_event: type    # an `event: delta` of its stream (`?delta=true`)

@@ -5,7 +5,7 @@ from typing import Annotated, Literal, TypeAlias
 import msgspec
 
 from core import cupcrab
-from service.bodies.common import (
+from service.bodies.common import (GameBodies, 
     DeltaEventBase,
     EventBase,
     ForfeitEntry,
@@ -157,3 +157,9 @@ class CupCrabEvent(EventBase[CupCrabEntry, CupCrabGame]):
 class CupCrabDeltaEvent(DeltaEventBase[CupCrabEntry]):
     """One delta event of a Cup the Crab game's stream (`?delta=true`), as the viewer may see
     it."""
+
+
+BODIES = GameBodies(game="cup-the-crab", prefix="CupCrab", move=CupCrabMove, body=CupCrabGame,
+                    legal_moves=CupCrabLegalMoves, history=CupCrabHistory,
+                    suggestion=CupCrabSuggestion, event=CupCrabEvent,
+                    delta_event=CupCrabDeltaEvent)

@@ -5,7 +5,7 @@ from typing import Literal, TypeAlias
 import msgspec
 
 from core import cvp
-from service.bodies.common import (
+from service.bodies.common import (GameBodies, 
     DeltaEventBase,
     EventBase,
     ForfeitEntry,
@@ -198,3 +198,9 @@ class CvpEvent(EventBase[CvpEntry, CvpGame]):
 class CvpDeltaEvent(DeltaEventBase[CvpEntry]):
     """One delta event of a Crabe vs Poulpe game's stream (`?delta=true`), as the viewer may see
     it."""
+
+
+BODIES = GameBodies(game="crabe-vs-poulpe", prefix="Cvp", move=CvpMove, body=CvpGame,
+                    legal_moves=CvpLegalMoves, history=CvpHistory,
+                    suggestion=CvpSuggestion, event=CvpEvent,
+                    delta_event=CvpDeltaEvent)

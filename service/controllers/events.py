@@ -7,6 +7,7 @@ from litestar.response import Stream
 from litestar.response.base import ASGIResponse
 from litestar.types import Empty
 
+from service import bodies
 from service.controllers.games import bearer_token, load
 from service.events import Follower, Hub
 from service.observe import LATE_BODY
@@ -87,24 +88,30 @@ class EventStream(Stream):
                            media_type=EVENT_STREAM, status_code=self.status_code or status_code)
 
 
+def _named(types) -> str:
+    return " or ".join(type_.__name__ for type_ in types)
+
+
+DESCRIPTION = (
+    f"Each event: `id:` the version, `event: game`, `data:` a"
+    f" {_named(bodies.EVENTS.values())} (see the schemas) holding the version, the log entry"
+    " that made it as the caller may see it (null in the first event of a fresh stream,"
+    " which is the current state) and the caller's game body then. Resume with the"
+    " Last-Event-ID header (EventSource sends it) or `since`. The stream ends once the game"
+    " is over and its last event was sent. With `delta=true`, each event after the first is"
+    f" an `event: delta` whose data (a {_named(bodies.DELTA_EVENTS.values())}) holds the"
+    " version, the entry and a JSON Patch (RFC 6902) of the caller's game body since the"
+    " version before; an `event: game` may still come at any time (the first, or when the"
+    " version before is no longer at hand) and replaces the body.")
+
+
 class EventsController(Controller):
     path = "/v1/games"
     tags = ["events"]
 
     @get("/{game_id:str}/events", media_type=EVENT_STREAM, responses=problems(400, 401, 404, 503),
          summary="Every change of the game as the caller may see it, pushed (Server-Sent Events)",
-         description="Each event: `id:` the version, `event: game`, `data:` a CupCrabEvent or"
-                     " CvpEvent (see the schemas) holding the version, the log entry that made"
-                     " it as the caller may see it (null in the first event of a fresh stream,"
-                     " which is the current state) and the caller's game body then. Resume"
-                     " with the Last-Event-ID header (EventSource sends it) or `since`. The"
-                     " stream ends once the game is over and its last event was sent. With"
-                     " `delta=true`, each event after the first is an `event: delta` whose"
-                     " data (a CupCrabDeltaEvent or CvpDeltaEvent) holds the version, the"
-                     " entry and a JSON Patch (RFC 6902) of the caller's game body since the"
-                     " version before; an `event: game` may still come at any time (the"
-                     " first, or when the version before is no longer at hand) and replaces"
-                     " the body.")
+         description=DESCRIPTION)
     async def events(self, game_id: str, request: Request, sessions: Sessions, hub: Hub,
                      token: str | None = Parameter(
                          query="token", default=None,
