@@ -5,10 +5,11 @@ from typing import Literal, TypeAlias
 import msgspec
 
 from core import cvp
-from service.bodies.common import (GameBodies, 
+from service.bodies.common import (
     DeltaEventBase,
     EventBase,
     ForfeitEntry,
+    GameBodies,
     GameBodyBase,
     HistoryBase,
     JoinEntry,
