@@ -288,7 +288,7 @@ class Bench:
         loop = asyncio.get_running_loop()
         interval, start = 1 / self.args.rate, time.perf_counter()
         ticks = 0
-        while (now := time.perf_counter()) < start + seconds:
+        while time.perf_counter() < start + seconds:
             ticks += 1
             await self.replace_finished()
             # A ready table from a random sample: scanning all of them every tick (1,500

@@ -96,6 +96,11 @@ def game_options(game: str, players: int, described: dict[str, Any]) -> dict[str
     return {"type": "object", "properties": properties, "additionalProperties": False}
 
 
+def variant_name(game: str, players: int) -> str:
+    """The schema name of a new game of game for players (CreateCupCrab3, CreateCvp2)."""
+    return f"Create{bodies.GAMES[game].prefix}{players}"
+
+
 def create_variant(game: str, players: int, settings: Settings,
                    schemas: dict[str, Any]) -> dict[str, Any]:
     base = schemas["CreateGame"]["properties"]
@@ -113,7 +118,7 @@ def create_variant(game: str, players: int, settings: Settings,
                                   "maximum": 86_400,
                                   "description": "this server's shortest clock to a day"}),
     }
-    return {"title": f"Create{bodies.GAMES[game].prefix}{players}",
+    return {"title": variant_name(game, players),
             "description": f"A new game of {game} for {players} players.", "type": "object",
             "properties": properties, "required": ["game", "players"],
             "additionalProperties": False}
@@ -124,7 +129,7 @@ def exact_requests(schemas: dict[str, Any], settings: Settings) -> None:
     variants = []
     for game in core.GAMES:
         for players in core.PLAYERS[game]:
-            name = f"Create{bodies.GAMES[game].prefix}{players}"
+            name = variant_name(game, players)
             schemas[name] = create_variant(game, players, settings, schemas)
             variants.append({"$ref": REF.format(name=name)})
     schemas["CreateGame"] = {"title": "CreateGame",

@@ -17,14 +17,12 @@ from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 import core
 from service import bodies
 from service.config import Settings
-from service.exact_requests import exact_requests
+from service.exact_requests import NULL, REF, exact_requests
 from service.bodies.common import Created, Health, Joined, Problem, Ready, WaitingList
 from service.schemas import Budget, CreateGame, JoinRequest, MoveRequest
 
 PROBLEM_JSON = "application/problem+json"
 SWAGGER_ASSETS = "/schema/assets"
-REF = "#/components/schemas/{name}"
-NULL = {"type": "null"}
 
 # Every body type of the API; msgspec also makes the schema of each struct they contain.
 BODY_TYPES: list[Any] = [CreateGame, MoveRequest, Budget, JoinRequest, Created, Joined,

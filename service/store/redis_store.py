@@ -96,9 +96,9 @@ class RedisStore:
             raise StoreUnavailable(str(error)) from error
 
     async def _script(self, name: str, keys_: list[str], args: list) -> object:
-        await self._redis()
-        script = self._scripts[name]
-        return await self._io(lambda client: script(keys=keys_, args=args, client=client))
+        """scripts/<name>.lua run on keys_ and args (registered when the client is made)."""
+        return await self._io(
+            lambda client: self._scripts[name](keys=keys_, args=args, client=client))
 
     def _notice_urls(self) -> list[str]:
         """Where this replica may listen for commit notices: the node REDIS_URL names,
