@@ -8,6 +8,7 @@ from litestar.di import Provide
 from swagger_ui_bundle import swagger_ui_path
 
 from service.config import Settings
+from service.controllers.archive import ArchiveController
 from service.controllers.events import EventsController
 from service.controllers.games import GamesController
 from service.controllers.health import HealthController
@@ -18,6 +19,8 @@ from service.cors import cors
 from service import debug
 from service.decoding import StrictRequest, refuse_repeated_parameters
 from service.head import head_as_get
+from service.archive import Archive
+from service.archiver import Archiver
 from service.drain import Drain
 from service.clocks import Clocks
 from service.collector import Collector
@@ -42,7 +45,9 @@ def _rate_limits(settings: Settings, store: Store) -> RateLimits:
 def create_app(settings: Settings | None = None, store: Store | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     store = store or open_store(settings.redis_url, settings.game_ttl)
-    sessions = Sessions(store)
+    archive = Archive(settings.database_url)
+    sessions = Sessions(store, archive)
+    archiver = Archiver(sessions, archive, settings)
     robots = Robots(sessions, settings)
     hub = Hub(sessions, settings.keep_alive_seconds)
     lobby = Lobby(sessions)
@@ -74,14 +79,19 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     def drain_on(hub: Hub) -> Drain:
         return drain
 
+    def archiver_on(sessions: Sessions) -> Archiver:
+        return archiver
+
     async def close_store() -> None:
         collector.stop()
         await clocks.stop()
+        await archiver.stop()
         await robots.close()
         await store.close()
+        await archive.close()
 
     app = Litestar(
-        route_handlers=[GamesController, LobbyController, EventsController, HealthController,
+        route_handlers=[GamesController, ArchiveController, LobbyController, EventsController, HealthController,
                         metrics,
                         static_files(SWAGGER_ASSETS, Path(swagger_ui_path), "swagger-assets"),
                         *play_routes(), *(debug.ROUTES if settings.debug_gc else ())],
@@ -91,13 +101,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                       "lobby": Provide(lobby_on, sync_to_thread=False),
                       "clocks": Provide(clocks_on, sync_to_thread=False),
                       "drain": Provide(drain_on, sync_to_thread=False),
+                      "archiver": Provide(archiver_on, sync_to_thread=False),
                       "store": Provide(lambda: store, sync_to_thread=False)},
         exception_handlers=HANDLERS,
         middleware=[observer(settings.access_log), _rate_limits(settings, store)],
         openapi_config=openapi_config(), request_class=StrictRequest,
         before_request=refuse_repeated_parameters,
         request_max_body_size=settings.max_body_bytes,
-        on_startup=[collector.start, clocks.start, drain.install],
+        on_startup=[collector.start, archiver.start, clocks.start, drain.install],
         on_shutdown=[close_store],
         logging_config=None)
     app.state.settings = settings

@@ -79,6 +79,9 @@ class Clocks:
             await self.robots.play_for(session, overdue[0], TIMEOUT_BUDGET, kind="timeout",
                                        policy="ai")
             await self.robots.play_turns(game_id)
+        elif (deadline := meta.earliest_deadline()) is not None:
+            # Woken early by the entry of a commit that lost a race for this version.
+            await self.sessions.deadlines.arm(game_id, version, deadline)
 
     async def forfeit(self, session: Session, overdue: list[int]) -> None:
         ended = msgspec.structs.replace(session.meta, forfeited=overdue)

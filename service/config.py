@@ -6,6 +6,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 
+# With DATABASE_URL unset, finished games go to a SQLite file in the working directory, so
+# `python -m service` keeps its history across restarts with nothing else to run.
+DEFAULT_ARCHIVE = "sqlite:///crab-archive.sqlite3"
+
+
+def _database_url(raw: str | None) -> str:
+    if not raw:
+        return DEFAULT_ARCHIVE
+    if not raw.startswith(("postgresql://", "postgres://", "sqlite:///",
+                           "postgresql+asyncpg://", "sqlite+aiosqlite:///")):
+        raise ConfigError("DATABASE_URL names a PostgreSQL database (postgresql://user@host:5432/db)"
+                          " or a SQLite file (sqlite:///path/to/file)")
+    return raw
+
+
 class ConfigError(ValueError):
     """A setting that cannot be used; the message names the variable and what it accepts."""
 
@@ -21,6 +36,13 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     if not low <= value <= high:
         raise ConfigError(f"{name} must be from {low} to {high}, got {value}")
     return value
+
+
+def _migrate(raw: str) -> bool:
+    if raw not in ("auto", "check"):
+        raise ConfigError(f"ARCHIVE_MIGRATE is auto (apply the archive's migrations at start-up)"
+                          f" or check (only check them), got {raw!r}")
+    return raw == "auto"
 
 
 def _origins(raw: str) -> tuple[str, ...]:
@@ -62,6 +84,11 @@ class Settings:
     trusted_proxies: str = ""        # TRUSTED_PROXIES: whose X-Forwarded-For names the client
     ai_max_concurrent: int = 2       # AI_MAX_CONCURRENT: suggestions searching at once per worker
     debug_gc: bool = False           # DEBUG_GC=1: time collections, GET /debug/gc (tests, benchmarks)
+    database_url: str = DEFAULT_ARCHIVE  # DATABASE_URL: postgresql://... or sqlite:///path
+    archive_migrate: bool = True     # ARCHIVE_MIGRATE=check: only check the schema at start-up
+    archived_game_ttl: int = 600     # ARCHIVED_GAME_TTL_SECONDS: kept in the live store once archived
+    archive_retention_days: int = 0  # ARCHIVE_RETENTION_DAYS: forget archived games after; 0: never
+    archive_lag_seconds: int = 60    # ARCHIVE_LAG_SECONDS: /ready says the archive lags past this
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> "Settings":
@@ -87,6 +114,14 @@ class Settings:
             trusted_proxies=_networks(env.get("TRUSTED_PROXIES", "")),
             ai_max_concurrent=_int(env, "AI_MAX_CONCURRENT", cls.ai_max_concurrent, 1, 256),
             debug_gc=env.get("DEBUG_GC", "0") not in ("0", "false", "no", ""),
+            database_url=_database_url(env.get("DATABASE_URL")),
+            archive_migrate=_migrate(env.get("ARCHIVE_MIGRATE", "auto")),
+            archived_game_ttl=_int(env, "ARCHIVED_GAME_TTL_SECONDS", cls.archived_game_ttl, 1,
+                                   366 * 24 * 3600),
+            archive_retention_days=_int(env, "ARCHIVE_RETENTION_DAYS",
+                                        cls.archive_retention_days, 0, 100_000),
+            archive_lag_seconds=_int(env, "ARCHIVE_LAG_SECONDS", cls.archive_lag_seconds, 1,
+                                     7 * 24 * 3600),
         )
         settings.check()
         return settings
@@ -112,7 +147,12 @@ class Settings:
                "RATE_LIMIT_MOVES_PER_SECOND": str(self.moves_per_second),
                "TRUSTED_PROXIES": self.trusted_proxies,
                "AI_MAX_CONCURRENT": str(self.ai_max_concurrent),
-               "DEBUG_GC": "1" if self.debug_gc else "0"}
+               "DEBUG_GC": "1" if self.debug_gc else "0",
+               "DATABASE_URL": self.database_url,
+               "ARCHIVE_MIGRATE": "auto" if self.archive_migrate else "check",
+               "ARCHIVED_GAME_TTL_SECONDS": str(self.archived_game_ttl),
+               "ARCHIVE_RETENTION_DAYS": str(self.archive_retention_days),
+               "ARCHIVE_LAG_SECONDS": str(self.archive_lag_seconds)}
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url
         return env

@@ -14,8 +14,11 @@ class Deadlines:
         self.store = store
 
     async def arm(self, game_id: str, version: int, deadline: float) -> None:
+        # Concurrent commits of one version (a simultaneous phase) each arm before they
+        # commit, and their deadlines may differ: the earliest stays, so the clock never
+        # fires late (one that fires early arms the game's real deadline: Clocks.expire).
         await self.store.index_add(keys.clock_bucket(game_id), f"{game_id} {version}",
-                                   deadline)
+                                   deadline, earliest=True)
 
     async def due(self, now: float, per_bucket: int = 32) -> list[tuple[str, str, int]]:
         """Entries due by now: (bucket, game id, version), earliest first per bucket."""

@@ -416,9 +416,12 @@ class Follower:
         self.session, self._receive = None, receive  # none kept: the first event is made now
         game_id, known = session.game_id, session.record.version
         first, over = None, False
-        if sent is None or sent > session.record.version:
-            sent = session.record.version
+        if sent is None or sent > known or (session.archived is not None and sent < known):
+            # (An archived game's versions are no longer kept one by one: its last is sent.)
+            sent = known
             first = hub.event(seat, sent, None, session), hub.over(session)
+        else:  # resumed: a game over at the version the client has ends here
+            over = sent == known and hub.over(session)
         feed = await hub.join(game_id)
         feed.known(known)
         if self.delta and sent == known:

@@ -29,7 +29,8 @@ BODY_TYPES: list[Any] = [CreateGame, MoveRequest, Budget, JoinRequest, Created, 
                          WaitingList, bodies.GameBody,
                          bodies.LegalMovesBody, bodies.HistoryBody, bodies.SuggestionBody,
                          *bodies.EVENTS.values(), *bodies.DELTA_EVENTS.values(),
-                         Problem, Health, Ready, *bodies.MOVE_UNIONS.values()]
+                         Problem, Health, Ready, *bodies.MOVE_UNIONS.values(),
+                         bodies.ReplayBody, bodies.ExportedGame]
 
 _WHEN = {
     400: "The body is not JSON, or does not match the schema (`malformed-request`,"
@@ -41,7 +42,8 @@ _WHEN = {
          " (`version-conflict`, with `current_version`), the seat has nothing to decide now"
          " (`not-your-turn`), the game waits for players (`game-waiting`), a seat is taken,"
          " the game full or without that seat (`seat-taken`, `game-full`, `no-such-seat`),"
-         " the game started (`game-started`) or is not over (`game-not-over`), or the"
+         " the game started (`game-started`) or is not over (`game-not-over`), is"
+         " archived and can no longer change (`game-archived`), or the"
          " idempotency key was used for another request (`idempotency-key-reused`)",
     413: "The body is larger than the server accepts (`body-too-large`)",
     422: "Understood but refused: a move that is not legal now, out of turn or of another"
@@ -51,7 +53,8 @@ _WHEN = {
     429: "Over the rate limit of this client address (creates, joins) or seat token"
          " (moves, suggestions): `rate-limited`, with `Retry-After` and the RateLimit"
          " headers",
-    503: "The game store cannot be reached (`store-unavailable`), the AI is busy with"
+    503: "The game store or the archive cannot be reached (`store-unavailable`,"
+         " `archive-unavailable`), the AI is busy with"
          " other suggestions (`ai-busy`), or this replica is stopping (`draining`); nothing"
          " was changed, `Retry-After` says when to retry",
 }
@@ -94,10 +97,12 @@ def contract(document: dict[str, Any], settings: Settings) -> dict[str, Any]:
     _parameters_not_null(document)
     _links(document)
     _event_streams(document)
+    _ndjson(document)
     return document
 
 
 EVENT_STREAM = "text/event-stream"
+NDJSON = "application/x-ndjson"
 
 
 def _event_streams(document: dict[str, Any]) -> None:
@@ -127,6 +132,19 @@ def _event_streams(document: dict[str, Any]) -> None:
                 stream = response.get("content", {}).get(EVENT_STREAM)
                 if stream is not None:
                     stream["schema"] = event
+
+
+def _ndjson(document: dict[str, Any]) -> None:
+    """A newline-delimited JSON stream is described by the schema of one line."""
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            for response in operation["responses"].values():
+                lines = response.get("content", {}).get(NDJSON)
+                if lines is not None:
+                    lines["schema"] = {"oneOf": [
+                        {"$ref": REF.format(name=game.exported.__name__)}
+                        for game in bodies.GAMES.values()]}
+                    response["description"] = "One exported game per line"
 
 
 SEAT_TOKEN = "seatToken"

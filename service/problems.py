@@ -16,8 +16,9 @@ from service.robots import AIBusy, BudgetRefused, NotYourTurn
 from service.drain import Draining
 from service.limits import RateLimited
 from service.lobby import BadCursor, NoSuchSeat, SeatUnavailable
-from service.sessions import (GameNotFound, IdempotencyMismatch, InvalidGame, MoveRejected,
-                              NotStarted, Unauthorized, VersionConflict)
+from service.archive import ArchiveUnavailable
+from service.sessions import (GameArchived, GameNotFound, GameNotOver, IdempotencyMismatch, InvalidGame,
+                              MoveRejected, NotStarted, Unauthorized, VersionConflict)
 from service.store import StoreUnavailable
 
 log = logging.getLogger("service.errors")
@@ -78,6 +79,13 @@ def _store_unavailable(request: Request, exc: StoreUnavailable) -> Response:
                    headers={"Retry-After": "1"})
 
 
+def _archive_unavailable(request: Request, exc: ArchiveUnavailable) -> Response:
+    log.warning("archive unavailable: %s", exc)
+    return problem(request, 503, "archive-unavailable",
+                   "the archive's database cannot be reached; nothing was changed, retry"
+                   " shortly", headers={"Retry-After": "5"})
+
+
 def _corrupt(request: Request, exc: InvalidState) -> Response:
     return _internal(request, exc)
 
@@ -100,6 +108,9 @@ HANDLERS = {
     AIBusy: lambda r, e: problem(r, 503, "ai-busy", str(e), headers={"Retry-After": "1"}),
     Draining: lambda r, e: problem(r, 503, "draining", str(e)),
     NotStarted: lambda r, e: problem(r, 409, "game-waiting", str(e)),
+    GameArchived: lambda r, e: problem(r, 409, "game-archived", str(e)),
+    GameNotOver: lambda r, e: problem(r, 409, "game-not-over", str(e)),
+    ArchiveUnavailable: _archive_unavailable,
     SeatUnavailable: lambda r, e: problem(r, 409, e.slug, str(e)),
     NoSuchSeat: lambda r, e: problem(r, 409, "no-such-seat", str(e)),
     BadCursor: lambda r, e: problem(r, 400, "invalid-request", str(e)),

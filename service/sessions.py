@@ -10,6 +10,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any
 
@@ -19,8 +20,10 @@ import core
 from service.deadlines import Deadlines
 from service.limits import SeatBudget
 from service.meta import Clock, Meta
+from service.outbox import Outbox
 from service.schemas import Budget, CreateGame, MoveRequest
-from service.store import Commit, GameRecord, Store
+from service.archive import Archive, ArchivedGame, ArchiveUnavailable
+from service.store import Commit, GameRecord, Store, StoreUnavailable
 
 MAX_COMMIT_ATTEMPTS = 8  # retries of a move whose client gave no expected_version
 
@@ -58,12 +61,28 @@ class NotStarted(Exception):
     """A move in a game still waiting for players."""
 
 
+class GameNotOver(Exception):
+    """What only a finished game has (a replay), asked of a game in play."""
+
+
+class GameArchived(Exception):
+    """A change to a finished game that lives only in the archive now."""
+
+
 @dataclass
 class Session:
     """A loaded game: its record, decoded metadata and (decoded when first used) state."""
     game_id: str
     record: GameRecord
     meta: Meta
+    archived: ArchivedGame | None = None  # read from the archive: the game's row
+
+    @cached_property
+    def archived_log(self) -> list[dict[str, Any]] | None:
+        """An archived game's log (None for a game in the live store)."""
+        if self.archived is None:
+            return None
+        return msgspec.json.decode(self.archived.document)["entries"]
 
     @cached_property
     def state(self) -> core.GameState:
@@ -73,6 +92,11 @@ class Session:
     def status(self) -> str:
         """waiting (seats are open), active, or over (played out or forfeited)."""
         return self.meta.status(self.state.is_over)
+
+
+def iso_time(epoch: float) -> str:
+    """An instant as the API writes it: ISO 8601 in UTC, to the millisecond."""
+    return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
 
 
 def _hash(token: str) -> str:
@@ -97,9 +121,11 @@ class Next:
 
 
 class Sessions:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, archive: Archive | None = None) -> None:
         self.store = store
+        self.archive = archive  # where finished games are read once the store forgets them
         self.deadlines = Deadlines(store)
+        self.outbox = Outbox(store)
 
     # -- creation and loading ------------------------------------------------
 
@@ -140,10 +166,10 @@ class Sessions:
         """Stores a new game made of meta and state; its id and session."""
         record = GameRecord(0, state.to_bytes(), msgspec.json.encode(meta))
         game_id = new_game_id()
-        await self.store.create(game_id, record)
         deadline = meta.earliest_deadline()
-        if deadline is not None:
+        if deadline is not None:  # armed first, as for a commit
             await self.deadlines.arm(game_id, 0, deadline)
+        await self.store.create(game_id, record)
         session = Session(game_id, record, meta)
         session.state = state  # already decoded
         return game_id, session
@@ -152,8 +178,34 @@ class Sessions:
         """The game; with a seat's budget, spent in the same round trip (RateLimited if
         the request does not fit)."""
         if budget is None:
-            return self.session(game_id, await self.store.load(game_id))
+            return await self.found(game_id, await self.store.load(game_id))
         return (await self._load_for_move(game_id, None, budget))[0]
+
+    async def found(self, game_id: str, record: GameRecord | None) -> Session:
+        """The session of record, or when the store has none, of the archived game."""
+        if record is not None:
+            return self.session(game_id, record)
+        if self.archive is None:
+            raise GameNotFound(game_id)
+        try:
+            archived = await self.archive.get(game_id)
+        except ArchiveUnavailable as error:
+            raise StoreUnavailable(f"the archive: {error}") from error
+        if archived is None:
+            raise GameNotFound(game_id)
+        session = self.session(game_id, GameRecord(archived.version, archived.state,
+                                                   archived.meta))
+        session.archived = archived
+        return session
+
+    async def beginning(self, session: Session) -> tuple[bytes, list[dict[str, Any]]]:
+        """The state a game began in and its whole log: what the core replays it from."""
+        if session.archived is not None:
+            return session.archived.initial, session.archived_log or []
+        finished = (await self.store.finished([session.game_id]))[0]
+        if finished is None:
+            raise GameNotFound(session.game_id)
+        return finished.initial, [msgspec.json.decode(raw) for raw in finished.log]
 
     @staticmethod
     def session(game_id: str, record: GameRecord | None) -> Session:
@@ -203,7 +255,8 @@ class Sessions:
 
     async def history(self, session: Session, seat: int | None) -> dict[str, Any]:
         """The move log as seat (None: a spectator) may see it now."""
-        entries = [msgspec.json.decode(raw) for raw in await self.store.history(session.game_id)]
+        entries = session.archived_log if session.archived_log is not None else \
+            [msgspec.json.decode(raw) for raw in await self.store.history(session.game_id)]
         state = session.state
         return {"id": session.game_id, "game": session.meta.game,
                 "version": session.record.version,
@@ -216,6 +269,7 @@ class Sessions:
         now; what the mover was shown (a revealed hand) stays the mover's until the game
         is over. Entries of joins, leaves, forfeits and rematches are public."""
         kind = entry.get("kind", "move")  # entries logged before kinds existed are moves
+        entry.setdefault("at", None)      # and before times were: null
         if "move" not in entry:
             return entry
         actor = entry["seat"]
@@ -309,17 +363,23 @@ class Sessions:
     async def commit(self, pending: Session, entry: dict[str, Any],
                      replay: tuple[str, bytes] | None = None) -> bool:
         """Stores pending, the next version of its game, if nobody changed the game first;
-        entry says what made it (its version is added). Arms the turn clock if it runs."""
-        version = pending.record.version
-        done = await self.store.commit(pending.game_id, version - 1, Commit(
-            blob=pending.record.blob, meta=pending.record.meta,
-            entry=msgspec.json.encode({"version": version, **entry}),
-            idempotency_key=None if replay is None else replay[0],
-            response=b"" if replay is None else replay[1]))
+        entry says what made it (its version and time are added).
+
+        What must follow a commit is written before it, so that a replica dying between
+        the two loses nothing: the turn clock's next deadline, or the archive's entry when
+        the game ends (a commit that then fails leaves an entry its version shows stale)."""
+        version, now = pending.record.version, time.time()
         deadline = pending.meta.earliest_deadline()
-        if done and deadline is not None:
+        ends = pending.status == "over"
+        if deadline is not None:
             await self.deadlines.arm(pending.game_id, version, deadline)
-        return done
+        elif ends:
+            await self.outbox.intend(pending.game_id, version, now)
+        return await self.store.commit(pending.game_id, version - 1, Commit(
+            blob=pending.record.blob, meta=pending.record.meta,
+            entry=msgspec.json.encode({"version": version, **entry, "at": iso_time(now)}),
+            idempotency_key=None if replay is None else replay[0],
+            response=b"" if replay is None else replay[1], keep=ends))
 
     async def change(self, game_id: str, build: Callable[[Session], Awaitable[Next | None]]
                      ) -> tuple[Session, Next | None]:
@@ -332,6 +392,8 @@ class Sessions:
             built = await build(session)
             if built is None:
                 return session, None
+            if session.archived is not None:
+                raise GameArchived("this game is over and archived: it can be read, not changed")
             if await self.commit(built.pending, built.entry):
                 return session, built
         raise VersionConflict(session.record.version, session.record.version + 1)
@@ -342,11 +404,11 @@ class Sessions:
             allowance, record, replayed = await self.store.load_spending(
                 game_id, budget.budget, replay_key)
             budget.settle(allowance)
-            return self.session(game_id, record), replayed
+            return await self.found(game_id, record), replayed
         if replay_key is None:
             return await self.load(game_id), None
         record, replayed = await self.store.load_with_replay(game_id, replay_key)
-        return self.session(game_id, record), replayed
+        return await self.found(game_id, record), replayed
 
     @staticmethod
     def _replayed(raw: bytes, fingerprint: str | None) -> dict[str, Any]:

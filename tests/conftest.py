@@ -41,5 +41,6 @@ _private = _suite_redis()
 
 
 def pytest_unconfigure(config) -> None:
+    servers.close_suite_database()
     if _private is not None:
         _private.stop()

@@ -28,6 +28,8 @@ GameBody: TypeAlias = _union("body")  # type: ignore[valid-type]
 LegalMovesBody: TypeAlias = _union("legal_moves")  # type: ignore[valid-type]
 HistoryBody: TypeAlias = _union("history")  # type: ignore[valid-type]
 SuggestionBody: TypeAlias = _union("suggestion")  # type: ignore[valid-type]
+ReplayBody: TypeAlias = _union("replay")  # type: ignore[valid-type]
+ExportedGame: TypeAlias = _union("exported")  # type: ignore[valid-type]
 
 # Each game's move union by its schema's name, for the bodies whose moves are not tagged
 # by game (a move request, the legal moves of an illegal-move problem): see service.openapi.
@@ -55,6 +57,10 @@ def legal_moves_body(body: dict[str, Any]) -> LegalMovesBody:
 
 
 def history_body(body: dict[str, Any]) -> HistoryBody:
+    return as_sent(body)
+
+
+def replay_body(body: dict[str, Any]) -> ReplayBody:
     return as_sent(body)
 
 

@@ -56,6 +56,7 @@ class EntryBase(msgspec.Struct, kw_only=True):
     concerns, and by its `kind` what happened."""
     version: int
     seat: int
+    at: str | None               # when it was committed (ISO 8601, UTC; null if logged before)
 
 
 class MoveEntryBase(EntryBase, Generic[SeenMoveT], kw_only=True):
@@ -177,8 +178,18 @@ class Health(msgspec.Struct):
     status: Literal["ok"]
 
 
+class ArchiveHealth(msgspec.Struct):
+    """How far the archive is behind: finished games not written to the database yet.
+    A lagging or unreachable archive does not make the live API unready."""
+    status: Literal["ok", "lagging", "unavailable"]
+    outbox_depth: int           # finished games waiting for the archive
+    lag_seconds: float          # how long the longest-waiting one has waited
+    detail: str | None          # why, when it is not ok
+
+
 class Ready(msgspec.Struct):
     status: Literal["ready"]
+    archive: ArchiveHealth
 
 
 class Problem(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -218,3 +229,5 @@ class GameBodies:
     suggestion: type
     event: type          # an `event: game` of its stream
     delta_event: type    # an `event: delta` of its stream (`?delta=true`)
+    exported: type       # a finished game, whole: a line of the export
+    replay: type         # a finished game played again

@@ -5,6 +5,7 @@ from typing import Annotated, Literal, TypeAlias
 import msgspec
 
 from core import cupcrab
+from service.bodies.archive import ExportedGameBase, ReplayBase, ReplayVersionBase
 from service.bodies.common import (
     DeltaEventBase,
     EventBase,
@@ -160,7 +161,45 @@ class CupCrabDeltaEvent(DeltaEventBase[CupCrabEntry]):
     it."""
 
 
+class CupCrabSeatPosition(msgspec.Struct, kw_only=True):
+    reserve: list[Card]
+    hand: list[Card]
+    selected: bool
+    score_pile: list[Card]
+    discards: int
+
+
+class CupCrabPosition(msgspec.Struct, kw_only=True):
+    """The complete position (core's snapshot): every seat's reserve, hand and score pile,
+    the box's cards."""
+    game: Literal["cup-the-crab"]
+    players: int
+    phase: Phase
+    round: int
+    first_player: int
+    plays: int
+    stacks: list[CupCrabStack | None]
+    discards: list[Card]
+    box: list[Card]
+    seats: list[CupCrabSeatPosition]
+
+
+class CupCrabExportedGame(ExportedGameBase[CupCrabEntry, CupCrabResult], tag_field="game",
+                          tag="cup-the-crab"):
+    """A finished game of Cup the Crab, whole (one line of the export)."""
+
+
+class CupCrabReplayVersion(ReplayVersionBase[CupCrabEntry, CupCrabPosition]):
+    pass
+
+
+class CupCrabReplay(ReplayBase[CupCrabReplayVersion, CupCrabResult], tag_field="game",
+                    tag="cup-the-crab"):
+    """A finished game played again: every version's complete position."""
+
+
 BODIES = GameBodies(game="cup-the-crab", prefix="CupCrab", move=CupCrabMove, body=CupCrabGame,
                     legal_moves=CupCrabLegalMoves, history=CupCrabHistory,
                     suggestion=CupCrabSuggestion, event=CupCrabEvent,
-                    delta_event=CupCrabDeltaEvent)
+                    delta_event=CupCrabDeltaEvent, exported=CupCrabExportedGame,
+                    replay=CupCrabReplay)

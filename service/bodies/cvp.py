@@ -5,6 +5,7 @@ from typing import Literal, TypeAlias
 import msgspec
 
 from core import cvp
+from service.bodies.archive import ExportedGameBase, ReplayBase, ReplayVersionBase
 from service.bodies.common import (
     DeltaEventBase,
     EventBase,
@@ -201,7 +202,45 @@ class CvpDeltaEvent(DeltaEventBase[CvpEntry]):
     it."""
 
 
+class CvpSeatPosition(msgspec.Struct, kw_only=True):
+    hand: list[Card]
+    draw_pile: list[Card]        # top first
+
+
+class CvpPosition(msgspec.Struct, kw_only=True):
+    """The complete position (core's snapshot): both hands and draw piles in order."""
+    game: Literal["crabe-vs-poulpe"]
+    players: int
+    mode: Mode
+    deck: dict[Card, int]
+    phase: Phase
+    round: int
+    first_player: int
+    opener: int
+    last_player: int | None
+    lower: bool
+    winner: int | None
+    pile: list[Card]
+    discard: list[Card]
+    seats: list[CvpSeatPosition]
+
+
+class CvpExportedGame(ExportedGameBase[CvpEntry, CvpResult], tag_field="game",
+                          tag="crabe-vs-poulpe"):
+    """A finished game of Crabe vs Poulpe, whole (one line of the export)."""
+
+
+class CvpReplayVersion(ReplayVersionBase[CvpEntry, CvpPosition]):
+    pass
+
+
+class CvpReplay(ReplayBase[CvpReplayVersion, CvpResult], tag_field="game",
+                    tag="crabe-vs-poulpe"):
+    """A finished game played again: every version's complete position."""
+
+
 BODIES = GameBodies(game="crabe-vs-poulpe", prefix="Cvp", move=CvpMove, body=CvpGame,
                     legal_moves=CvpLegalMoves, history=CvpHistory,
                     suggestion=CvpSuggestion, event=CvpEvent,
-                    delta_event=CvpDeltaEvent)
+                    delta_event=CvpDeltaEvent, exported=CvpExportedGame,
+                    replay=CvpReplay)

@@ -2,7 +2,8 @@
 
 from litestar import Controller, get
 
-from service.bodies.common import Health, Ready
+from service.archiver import Archiver
+from service.bodies.common import ArchiveHealth, Health, Ready
 from service.drain import Drain
 from service.openapi import problems
 from service.store import Store
@@ -15,9 +16,16 @@ class HealthController(Controller):
     async def health(self) -> Health:
         return Health(status="ok")
 
-    @get("/ready", summary="The game store answers (503 when it does not)",
-         responses=problems(503))
-    async def ready(self, store: Store, drain: Drain) -> Ready:
+    @get("/ready", summary="The game store answers (503 when it does not); how far the"
+                           " archive lags", responses=problems(503))
+    async def ready(self, store: Store, drain: Drain, archiver: Archiver) -> Ready:
         drain.check_ready()  # a stopping worker is not ready: 503
         await store.ping()   # StoreUnavailable becomes a 503 problem
-        return Ready(status="ready")
+        lag = await archiver.read_lag()
+        status = "unavailable" if lag.failing else \
+            "lagging" if lag.seconds > archiver.lag_limit else "ok"
+        detail = lag.failing or (f"the oldest finished game has waited {lag.seconds:.0f} s"
+                                 if status == "lagging" else None)
+        return Ready(status="ready", archive=ArchiveHealth(
+            status=status, outbox_depth=lag.depth, lag_seconds=round(lag.seconds, 3),
+            detail=detail))

@@ -5,7 +5,7 @@ stays in one Redis Cluster slot; each index and rate budget has a tag of its own
 
 | key | type | what |
 |---|---|---|
-| `game:{id}:state` | hash | version, blob (core's state), meta, the last commit's nonce |
+| `game:{id}:state` | hash | version, blob (core's state), meta, the last commit's nonce, initial (the state it began in) |
 | `game:{id}:log` | list | each version's log entry |
 | `game:{id}:records` | list | each version's packed record (for streams that resume) |
 | `game:{id}:idempotency` | hash | idempotency key -> the first response |
@@ -13,6 +13,7 @@ stays in one Redis Cluster slot; each index and rate budget has a tag of its own
 | `game:{id}:events` | channel | a commit's notice, "<version> <commit time>" |
 | `lobby:{<game>}` | sorted set | listed games with open seats, by creation time |
 | `clock:{0}` .. `clock:{15}` | sorted sets | running turn clocks, "<id> <version>" by deadline |
+| `archive:{0}` .. `archive:{15}` | sorted sets | the archive's outbox, "<id> <version> <ended ms>" by when due |
 | `rl:{<kind>:<address>}` | string | a client address's rate budget (GCRA arrival time) |
 | `crab:replicas` | channel | subscribed by every replica, so its connection always exists |
 """
@@ -70,6 +71,15 @@ CLOCK_BUCKETS = tuple(f"clock:{{{index}}}" for index in range(16))
 def clock_bucket(game_id: str) -> str:
     """The turn-clock index a game's deadlines go to (a hash of its id)."""
     return CLOCK_BUCKETS[zlib.crc32(game_id.encode()) % len(CLOCK_BUCKETS)]
+
+
+# The archive's outbox: finished games on their way to the database, in buckets as the
+# clocks are.
+ARCHIVE_BUCKETS = tuple(f"archive:{{{index}}}" for index in range(16))
+
+
+def archive_bucket(game_id: str) -> str:
+    return ARCHIVE_BUCKETS[zlib.crc32(game_id.encode()) % len(ARCHIVE_BUCKETS)]
 
 
 def address_budget(kind: str, address: str) -> str:

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from service.store import keys
 from service.store.gcra import gcra
 from service.store.protocol import Listener
-from service.store.records import Allowance, Change, Commit, GameRecord, RateBudget
+from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
+                                   RateBudget)
 
 FORGET_EVERY = 1024           # creations between sweeps of idle games nobody asks for
 MAX_BUDGETS = 100_000         # rate-limit keys kept before those whole again are forgotten
@@ -17,6 +18,7 @@ class MemoryGame:
     """One game as the memory store keeps it (the Redis store's keys of keys.py)."""
     expires: float                        # time.monotonic() after which it is gone
     record: GameRecord
+    initial: bytes                        # the state it began in
     log: list[bytes] = field(default_factory=list)
     replays: dict[str, bytes] = field(default_factory=dict)   # idempotency key -> response
     records: list[GameRecord] = field(default_factory=list)   # each version's record
@@ -47,7 +49,7 @@ class MemoryStore:
             now = time.monotonic()
             for stale in [g for g, game in self._games.items() if game.expires < now]:
                 del self._games[stale]
-        self._games[game_id] = MemoryGame(time.monotonic() + self._ttl, record)
+        self._games[game_id] = MemoryGame(time.monotonic() + self._ttl, record, record.blob)
 
     async def load(self, game_id: str) -> GameRecord | None:
         game = self._live(game_id)
@@ -77,7 +79,7 @@ class MemoryStore:
             game.replays[commit.idempotency_key] = commit.response
         game.record = GameRecord(expected_version + 1, commit.blob, commit.meta)
         game.records.append(game.record)
-        game.expires = time.monotonic() + self._ttl
+        game.expires = float("inf") if commit.keep else time.monotonic() + self._ttl
         if self._listener is not None:
             self._listener(game_id, game.record.version, time.time())
         return True
@@ -96,8 +98,35 @@ class MemoryStore:
     async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
         return [await self.load(game_id) for game_id in game_ids]
 
-    async def index_add(self, index: str, member: str, score: float) -> None:
-        self._indexes.setdefault(index, {})[member] = score
+    async def finished(self, game_ids: list[str]) -> list[FinishedGame | None]:
+        return [None if (game := self._live(game_id)) is None
+                else FinishedGame(game.record, game.initial, list(game.log))
+                for game_id in game_ids]
+
+    async def release(self, game_ids: list[str], ttl: int) -> None:
+        for game_id in game_ids:
+            if (game := self._live(game_id)) is not None:
+                game.expires = time.monotonic() + ttl
+
+    async def index_lease(self, index: str, upto: float, until: float,
+                          count: int) -> list[tuple[str, float]]:
+        members = self._indexes.get(index, {})
+        due = sorted((score, member) for member, score in members.items() if score <= upto)
+        for _, member in due[:count]:
+            members[member] = until
+        return [(member, score) for score, member in due[:count]]
+
+    async def index_remove_many(self, index: str, members: list[str]) -> None:
+        for member in members:
+            self._indexes.get(index, {}).pop(member, None)
+
+    async def index_size(self, indexes: list[str]) -> int:
+        return sum(len(self._indexes.get(index, {})) for index in indexes)
+
+    async def index_add(self, index: str, member: str, score: float,
+                        earliest: bool = False) -> None:
+        members = self._indexes.setdefault(index, {})
+        members[member] = min(score, members.get(member, score)) if earliest else score
 
     async def index_remove(self, index: str, member: str) -> bool:
         return self._indexes.get(index, {}).pop(member, None) is not None

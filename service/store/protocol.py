@@ -3,7 +3,8 @@
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
-from service.store.records import Allowance, Change, Commit, GameRecord, RateBudget
+from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
+                                   RateBudget)
 
 # listener(game id, version, wall-clock time of the commit): a commit of a watched game.
 # A version of -1 means "notices may have been lost" (the store reconnected).
@@ -33,11 +34,26 @@ class Store(Protocol):
     async def changes_since(self, game_id: str, version: int) -> list[Change]:
         """The versions after version, in order (empty if none or no such game)."""
     async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]: ...
+    async def finished(self, game_ids: list[str]) -> list[FinishedGame | None]:
+        """Each game's record, first state and log, for the archive (None: no such game)."""
+    async def release(self, game_ids: list[str], ttl: int) -> None:
+        """The games' keys expire in ttl seconds (a game committed with keep is kept
+        until then): the archive has them."""
 
     # Indexes: sorted sets of members by score (the waiting list, the turn clocks).
-    async def index_add(self, index: str, member: str, score: float) -> None: ...
+    async def index_add(self, index: str, member: str, score: float,
+                        earliest: bool = False) -> None:
+        """Adds member at score; with earliest, a member already there keeps the lower
+        of its score and this one."""
     async def index_remove(self, index: str, member: str) -> bool:
         """True if member was there (of concurrent removals, exactly one gets True)."""
+    async def index_lease(self, index: str, upto: float, until: float,
+                          count: int) -> list[tuple[str, float]]:
+        """(member, score) with score <= upto, lowest first, now leased to this caller:
+        their score is until, so no other caller gets them before then."""
+    async def index_remove_many(self, index: str, members: list[str]) -> None: ...
+    async def index_size(self, indexes: list[str]) -> int:
+        """Members in all of indexes."""
     async def index_due(self, indexes: list[str], upto: float,
                         count: int) -> list[tuple[str, str, float]]:
         """(index, member, score) with score <= upto, lowest first, count per index."""

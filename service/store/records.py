@@ -36,6 +36,15 @@ class Commit:
     entry: bytes
     idempotency_key: str | None = None
     response: bytes = b""
+    keep: bool = False   # the game ends: keep it, whatever its TTL, until it is released
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """What the archive takes of a game: its record, the state it began in, its log."""
+    record: GameRecord
+    initial: bytes
+    log: list[bytes]
 
 
 @dataclass(frozen=True)

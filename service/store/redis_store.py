@@ -17,7 +17,8 @@ from redis.exceptions import RedisClusterException, RedisError
 from service.store import keys
 from service.store.notices import Notices
 from service.store.protocol import Listener, StoreUnavailable
-from service.store.records import Allowance, Change, Commit, GameRecord, RateBudget
+from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
+                                   RateBudget)
 from service.store.scripts import source
 
 Client = redis.Redis | RedisCluster
@@ -34,7 +35,7 @@ TRANSPORT_FAULTS = (AttributeError, TypeError)
 
 # Timeouts of every connection: a Redis that does not answer is a 503, never a hang.
 TIMEOUTS = {"socket_timeout": 5, "socket_connect_timeout": 2}
-SCRIPTS = ("create", "commit", "changes", "spend", "load_spending")
+SCRIPTS = ("create", "commit", "changes", "spend", "load_spending", "lease")
 
 
 async def connect(url: str, pool_size: int) -> Client:
@@ -149,7 +150,7 @@ class RedisStore:
             expected_version, commit.blob, commit.entry, self._ttl,
             commit.idempotency_key or "", commit.response, commit.meta, record.packed(),
             keys.channel(game_id), f"{expected_version + 1} {time.time():.6f}",
-            secrets.token_hex(8)])
+            secrets.token_hex(8), "1" if commit.keep else "0"])
         return done == 1
 
     async def history(self, game_id: str) -> list[bytes]:
@@ -173,8 +174,56 @@ class RedisStore:
 
         return [_record(*row) for row in await self._io(all_of)]
 
-    async def index_add(self, index: str, member: str, score: float) -> None:
-        await self._io(lambda client: client.zadd(index, {member: score}))
+    async def finished(self, game_ids: list[str]) -> list[FinishedGame | None]:
+        games = [keys.game(game_id) for game_id in game_ids]
+
+        async def all_of(client: Client) -> list:
+            async with client.pipeline(transaction=False) as pipe:
+                for game in games:
+                    pipe.hmget(game.state, [*RECORD_FIELDS, "initial"])
+                    pipe.lrange(game.log, 0, -1)
+                return await pipe.execute()
+
+        rows = await self._io(all_of)
+        found: list[FinishedGame | None] = []
+        for (version, blob, meta, initial), log in zip(rows[::2], rows[1::2]):
+            record = _record(version, blob, meta)
+            found.append(None if record is None or initial is None
+                         else FinishedGame(record, initial, log))
+        return found
+
+    async def release(self, game_ids: list[str], ttl: int) -> None:
+        async def expire(client: Client) -> None:
+            async with client.pipeline(transaction=False) as pipe:  # one trip per node
+                for game_id in game_ids:
+                    for key in keys.game(game_id).all():
+                        pipe.expire(key, ttl)
+                await pipe.execute()
+
+        if game_ids:
+            await self._io(expire)
+
+    async def index_lease(self, index: str, upto: float, until: float,
+                          count: int) -> list[tuple[str, float]]:
+        flat = await self._script("lease", [index], [upto, until, count])
+        return [(member.decode(), float(score)) for member, score in zip(flat[::2], flat[1::2])]
+
+    async def index_remove_many(self, index: str, members: list[str]) -> None:
+        if members:
+            await self._io(lambda client: client.zrem(index, *members))
+
+    async def index_size(self, indexes: list[str]) -> int:
+        async def each(client: Client) -> list:
+            async with client.pipeline(transaction=False) as pipe:
+                for index in indexes:
+                    pipe.zcard(index)
+                return await pipe.execute()
+
+        return sum(await self._io(each))
+
+    async def index_add(self, index: str, member: str, score: float,
+                        earliest: bool = False) -> None:
+        await self._io(lambda client: client.zadd(index, {member: score}, lt=earliest))
 
     async def index_remove(self, index: str, member: str) -> bool:
         return await self._io(lambda client: client.zrem(index, member)) == 1

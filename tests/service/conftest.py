@@ -7,6 +7,7 @@ import pytest
 import redis
 
 from tests.clusters import RedisCluster
+from tests.service.archives import replay_every_archived_game
 from tests.service.servers import SHARED_REDIS, PrivateRedis, Server, server
 
 STORES = {"redis": {"REDIS_URL": SHARED_REDIS}, "memory": {}}
@@ -23,10 +24,17 @@ def clean_test_database() -> Iterator[None]:
 
 @pytest.fixture(scope="session", params=sorted(STORES))
 def api(request) -> Iterator[Server]:
-    """The service, once per store; every API test runs against both."""
-    with server({**STORES[request.param], "ACCESS_LOG": "1", "TURN_SECONDS_MIN": "1"}) as running:
+    """The service, once per store; every API test runs against both: Redis with the
+    archive in PostgreSQL, the embedded store with it in SQLite.
+
+    Once the suite's API tests are done, every game they finished is in the archive, and
+    each plays again in the core to its archived result."""
+    env = dict(STORES[request.param])  # Redis's archive: the suite's PostgreSQL database
+    with server({**env, "ACCESS_LOG": "1", "TURN_SECONDS_MIN": "1"}) as running:
         running.store = request.param
         yield running
+        replayed = replay_every_archived_game(running)
+    assert replayed > 0, f"the {request.param} suite archived no game"
 
 
 @pytest.fixture

@@ -17,11 +17,30 @@ from pathlib import Path
 
 import httpx
 
+from tests.databases import TestDatabase
+
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
 # The suite creates games far faster than any person: servers run without rate limits
 # unless a test sets them (tests/service/test_api_limits.py).
 UNLIMITED = {"RATE_LIMIT_CREATES_PER_MINUTE": "0", "RATE_LIMIT_MOVES_PER_SECOND": "0"}
+
+
+_suite_database: TestDatabase | None = None
+
+
+def suite_database() -> TestDatabase:
+    """The suite's PostgreSQL database, made when first needed (dropped at the end:
+    tests/conftest.py)."""
+    global _suite_database
+    if _suite_database is None:
+        _suite_database = TestDatabase()
+    return _suite_database
+
+
+def close_suite_database() -> None:
+    if _suite_database is not None:
+        _suite_database.close()
 
 
 def free_port() -> int:
@@ -51,7 +70,14 @@ class Server:
         self.log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
         full_env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
         full_env.update(UNLIMITED)
+        # Replicas of the suite's Redis archive into the suite's PostgreSQL database, as
+        # replicas of one deployment do; any other server into a SQLite file of its own,
+        # unless the test names a database.
+        self.archive_dir = tempfile.mkdtemp(prefix="crab-archive-")
+        full_env["DATABASE_URL"] = suite_database().url if env.get("REDIS_URL") == SHARED_REDIS \
+            else f"sqlite:///{self.archive_dir}/archive.sqlite3"
         full_env.update(env)
+        self.database_url = full_env["DATABASE_URL"]
         self.process = subprocess.Popen(
             [sys.executable, "-m", "service", "--port", str(self.port), "--workers", str(workers)],
             cwd=ROOT, env=full_env, stdout=self.log, stderr=subprocess.STDOUT)
@@ -68,6 +94,7 @@ class Server:
             self.process.kill()
             self.process.wait()
         Path(self.log.name).unlink(missing_ok=True)  # a test may have stopped it already
+        shutil.rmtree(self.archive_dir, ignore_errors=True)
 
 
 @contextmanager

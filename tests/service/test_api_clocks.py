@@ -65,7 +65,7 @@ def test_under_forfeit_a_player_who_never_moves_ends_the_game_ranked_last(api, c
     assert all(seat["deadline"] is None for seat in final["seats"])
     last = client.get(f"/v1/games/{game['id']}/history").json()["entries"][-1]
     assert last == {"version": final["version"], "seat": 0, "kind": "forfeit",
-                    "forfeited": [0]}
+                    "forfeited": [0], "at": last["at"]}
     token = tokens_of(game)[0]
     reserve = client.get(f"/v1/games/{game['id']}", headers=auth(token)).json()["view"]
     refused = client.post(f"/v1/games/{game['id']}/moves", headers=auth(token), json={

@@ -97,8 +97,10 @@ def test_history_hides_other_seats_selections_until_the_game_is_over(client):
     move = client.get(path, headers=auth(tokens[0])).json()["legal_moves"][0]
     client.post(f"{path}/moves", json={"move": move}, headers=auth(tokens[0]))
     own = client.get(f"{path}/history", headers=auth(tokens[0])).json()["entries"]
-    assert own == [{"version": 1, "seat": 0, "kind": "move", "move": move}]
-    hidden = {"version": 1, "seat": 0, "kind": "move", "move": {"type": "select", "cards": None}}
+    at = own[0]["at"]
+    assert own == [{"version": 1, "seat": 0, "kind": "move", "move": move, "at": at}]
+    hidden = {"version": 1, "seat": 0, "kind": "move", "move": {"type": "select", "cards": None},
+              "at": at}
     assert client.get(f"{path}/history", headers=auth(tokens[1])).json()["entries"] == [hidden]
     assert client.get(f"{path}/history").json()["entries"] == [hidden]
     moves = play_to_end(client, created, seed=1)

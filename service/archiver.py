@@ -1,0 +1,198 @@
+"""Every finished game into the archive, exactly once, from whichever replica gets there.
+
+Every replica runs one drain task. Each pass leases a batch of the outbox's entries
+(service.outbox), reads those games from the live store, writes the finished ones to the
+database in one transaction (a game archived before is left as it was), and only then
+removes the entries and lets the games' keys expire a while later (they were kept since
+the game ended). A crash anywhere repeats work and never loses or doubles a game; with the
+database down, moves go on, the outbox grows, and this drains it when it is back.
+"""
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+from prometheus_client import Counter, Gauge
+
+from service.archive import Archive, ArchivedGame, ArchiveUnavailable
+from service.config import Settings
+from service.outbox import Entry
+from service.sessions import Session, Sessions, iso_time
+from service.store import FinishedGame, StoreUnavailable
+
+log = logging.getLogger("service.archiver")
+
+TICK_SECONDS = 0.5       # between passes while the outbox is empty
+PER_BUCKET = 64          # entries leased per bucket and pass (16 buckets)
+RETRY_SECONDS = 2.0      # after a pass the database or the store refused
+GRACE_SECONDS = 30.0     # an entry whose commit has not landed by then never will
+STATS_SECONDS = 1.0      # the outbox's depth and lag are read this often
+
+ARCHIVED = Counter("crab_archive_games_written_total", "Finished games written to the archive")
+OUTBOX_DEPTH = Gauge("crab_archive_outbox_depth", "Finished games waiting for the archive",
+                     multiprocess_mode="max")
+ARCHIVE_LAG = Gauge("crab_archive_lag_seconds", "How long the longest-waiting finished game"
+                    " has waited for the archive", multiprocess_mode="max")
+
+
+@dataclass
+class Lag:
+    """The outbox as last read: games waiting, and the oldest one's wait (seconds)."""
+    depth: int = 0
+    seconds: float = 0.0
+    failing: str | None = None   # why the last pass failed, if it did
+
+
+def document(session: Session, ended_ms: int) -> dict[str, Any]:
+    """A finished game's public record: everything, every card included (after the end
+    nothing is hidden), and what the core needs to play it again from its first state."""
+    meta = session.meta
+    result = Sessions.result(session)
+    return {
+        "id": session.game_id, "game": meta.game, "players": meta.players,
+        "options": meta.options, "seeded": meta.seeded,
+        "created_at": iso_time(meta.created), "ended_at": iso_time(ended_ms / 1000),
+        "reason": result["reason"] if result else "finished", "result": result,
+        "seats": [{"seat": seat, "type": meta.seat_type(seat), "name": meta.name(seat),
+                   "ai": None if not meta.is_ai(seat) else msgspec.to_builtins(meta.ai[seat])}
+                  for seat in range(meta.players)],
+        "version": session.record.version, "entries": [],
+    }
+
+
+def whole_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """A log entry as everyone may see it after the end: with what its mover was shown."""
+    observed = entry.pop("observed", None)
+    return {**entry, **observed} if observed else entry
+
+
+def entries_json(log: list[bytes]) -> bytes:
+    """The log as a JSON array of whole entries. Entries are spliced in as stored unless
+    they hold what their mover was shown: decoding and encoding each was most of a
+    record's cost to archive."""
+    return b"[" + b",".join(
+        msgspec.json.encode(whole_entry(msgspec.json.decode(raw))) if b'"observed"' in raw
+        else raw for raw in log) + b"]"
+
+
+def archived(session: Session, finished: FinishedGame, ended_ms: int, now: float) -> ArchivedGame:
+    body = document(session, ended_ms)
+    head = msgspec.json.encode(body)
+    assert head.endswith(b'"entries":[]}')  # the last field, filled in here
+    return ArchivedGame(
+        id=session.game_id, game=session.meta.game, players=session.meta.players,
+        seeded=session.meta.seeded, reason=body["reason"],
+        created_ms=int(session.meta.created * 1000), ended_ms=ended_ms,
+        archived_ms=int(now * 1000), version=session.record.version,
+        document=(head[:-3] + entries_json(finished.log) + b"}").decode(),
+        state=finished.record.blob,
+        meta=finished.record.meta, initial=finished.initial)
+
+
+class Archiver:
+    def __init__(self, sessions: Sessions, archive: Archive, settings: Settings) -> None:
+        self.sessions = sessions
+        self.archive = archive
+        self.kept_seconds = settings.archived_game_ttl  # kept in the live store once archived
+        self.lag_limit = settings.archive_lag_seconds   # /ready says "lagging" past it
+        self.retention_days = settings.archive_retention_days
+        self.migrate = settings.archive_migrate
+        self.lag = Lag()
+        self._prepared = False
+        self._stats_at = self._forgot_at = 0.0
+        self._task: asyncio.Task | None = None
+
+    async def start(self) -> None:
+        """Checks (or migrates) the archive's schema, then starts draining. A schema that
+        is not this service's stops the start-up; a database that is down does not: the
+        live API goes on and the drain prepares it once it answers."""
+        try:
+            await self._prepare()
+        except ArchiveUnavailable as error:
+            log.warning("the archive is unavailable at start-up, finished games wait in the"
+                        " outbox: %s", error)
+            self.lag.failing = str(error)
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _prepare(self) -> None:
+        if not self._prepared:
+            await self.archive.prepare(self.migrate)
+            self._prepared = True
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _run(self) -> None:
+        while True:
+            pause = TICK_SECONDS
+            try:
+                await self._prepare()
+                await self._forget_expired(time.time())
+                if await self.drain(time.time()) == PER_BUCKET * 16:
+                    pause = 0  # a backlog: go on at once
+                self.lag.failing = None
+            except (StoreUnavailable, ArchiveUnavailable) as error:
+                log.warning("archive drain paused: %s", error)
+                self.lag.failing = str(error)
+                pause = RETRY_SECONDS
+            except Exception:  # one bad game must not stop the archive: log and go on
+                log.exception("archive drain failed")
+                pause = RETRY_SECONDS
+            await self._read_stats()
+            await asyncio.sleep(pause)
+
+    async def drain(self, now: float) -> int:
+        """One pass; how many entries it leased."""
+        entries = await self.sessions.outbox.lease(now, PER_BUCKET)
+        if not entries:
+            return 0
+        games = await self.sessions.store.finished([entry.game_id for entry in entries])
+        rows: dict[str, ArchivedGame] = {}
+        settled: list[Entry] = []
+        for entry, finished in zip(entries, games):
+            if finished is None:
+                settled.append(entry)  # gone from the store: expired, or never created
+                continue
+            session = self.sessions.session(entry.game_id, finished.record)
+            if session.status == "over":
+                rows.setdefault(entry.game_id, archived(session, finished, entry.ended_ms, now))
+                settled.append(entry)
+            elif session.record.version >= entry.version or \
+                    now - entry.ended_ms / 1000 > GRACE_SECONDS:
+                settled.append(entry)  # a commit that lost its race or failed
+            # else its commit may still land: the lease brings the entry back
+        ARCHIVED.inc(len(await self.archive.write(list(rows.values()))))
+        await self.sessions.outbox.done(settled)
+        await self.sessions.store.release(list(rows), self.kept_seconds)
+        return len(entries)
+
+    async def _forget_expired(self, now: float) -> None:
+        """The retention setting: games that ended longer ago are deleted, hourly."""
+        if self.retention_days and now - self._forgot_at > 3600:
+            self._forgot_at = now
+            cutoff = int((now - self.retention_days * 86400) * 1000)
+            if forgotten := await self.archive.forget_ended_before(cutoff):
+                log.info("archive retention: forgot %d games", forgotten)
+
+    async def _read_stats(self) -> None:
+        now = time.time()
+        if now - self._stats_at >= STATS_SECONDS:
+            self._stats_at = now
+            try:
+                await self.read_lag()
+            except StoreUnavailable:
+                pass
+
+    async def read_lag(self) -> Lag:
+        """The outbox as it is now (the metrics show it as it was at the last read)."""
+        depth = await self.sessions.outbox.depth()
+        oldest = await self.sessions.outbox.oldest_ended() if depth else None
+        self.lag.depth = depth
+        self.lag.seconds = 0.0 if oldest is None else max(0.0, time.time() - oldest)
+        OUTBOX_DEPTH.set(depth)
+        ARCHIVE_LAG.set(self.lag.seconds)
+        return self.lag

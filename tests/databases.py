@@ -1,0 +1,123 @@
+"""Real PostgreSQL for tests: a database of the suite's own, and private clusters to kill.
+
+- `test_database()`: a fresh database on the server TEST_DATABASE_URL names (the machine's
+  PostgreSQL on 127.0.0.1:5432 by default), migrated with the documented command, or,
+  when no server answers there, on a private cluster the suite starts itself.
+- `PrivatePostgres`: a cluster of the test's own (`initdb`, `pg_ctl` from
+  /usr/lib/postgresql/15/bin) on a free loopback port, which a test can stop, kill and
+  start again on the same data directory. PostgreSQL refuses to run as root, so as root
+  its commands run as the `postgres` user (`runuser -u postgres --`).
+"""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
+SERVER = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _as_postgres(command: list[str]) -> list[str]:
+    return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
+
+
+def answers(url: str) -> bool:
+    where = url.split("@")[-1].split("/")[0]
+    host, _, port = where.partition(":")
+    try:
+        socket.create_connection((host, int(port or 5432)), 1).close()
+    except OSError:
+        return False
+    return True
+
+
+def psql(url: str, sql: str) -> str:
+    return subprocess.run(["psql", url, "-v", "ON_ERROR_STOP=1", "-qAtc", sql], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def migrate(url: str) -> None:
+    """The documented command: python -m service.archive upgrade."""
+    subprocess.run([sys.executable, "-m", "service.archive", "upgrade"], cwd=ROOT, check=True,
+                   env={**os.environ, "DATABASE_URL": url}, capture_output=True)
+
+
+class PrivatePostgres:
+    """A PostgreSQL cluster of the test's own on a free port; `url` names its database."""
+
+    def __init__(self) -> None:
+        if not (BIN / "initdb").exists():
+            raise RuntimeError(f"PostgreSQL's initdb is not in {BIN} (apt-get install postgresql)")
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="crab-pg-"))
+        self.data = self.dir / "data"
+        if os.geteuid() == 0:
+            shutil.chown(self.dir, "postgres", "postgres")
+        subprocess.run(_as_postgres([str(BIN / "initdb"), "-D", str(self.data), "-U", "postgres",
+                                     "--auth=trust", "--no-sync"]),
+                       check=True, capture_output=True)
+        self.server_url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+        self.start()
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/crab"
+        psql(self.server_url, "CREATE DATABASE crab")
+
+    def start(self) -> None:
+        subprocess.run(_as_postgres([
+            str(BIN / "pg_ctl"), "-D", str(self.data), "-w", "-l", str(self.dir / "log"),
+            "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
+                  " -c max_connections=200", "start"]), check=True, capture_output=True)
+
+    def stop(self, mode: str = "fast") -> None:
+        """Stops the cluster: fast (clean) or immediate (as a crash)."""
+        subprocess.run(_as_postgres([str(BIN / "pg_ctl"), "-D", str(self.data), "-m", mode,
+                                     "-w", "stop"]), capture_output=True)
+
+    def kill(self) -> None:
+        """SIGKILL to the postmaster: the database dies as in a power cut."""
+        pid = int((self.data / "postmaster.pid").read_text().split()[0])
+        os.kill(pid, signal.SIGKILL)
+        time.sleep(0.5)
+        self.stop("immediate")  # ends the backends the postmaster left
+
+    def close(self) -> None:
+        self.stop("immediate")
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self) -> "PrivatePostgres":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class TestDatabase:
+    """A fresh, migrated database for the suite; dropped (with its private cluster, if
+    one was started) on close."""
+
+    def __init__(self) -> None:
+        self.private = None if answers(SERVER) else PrivatePostgres()
+        server = SERVER if self.private is None else self.private.server_url
+        self.name = f"crab_test_{uuid.uuid4().hex[:10]}"
+        psql(server, f"CREATE DATABASE {self.name}")
+        self.server = server
+        self.url = server.rsplit("/", 1)[0] + f"/{self.name}"
+        migrate(self.url)
+
+    def close(self) -> None:
+        psql(self.server, f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)")
+        if self.private is not None:
+            self.private.close()
