@@ -17,7 +17,8 @@ from service.store.records import (Allowance, Change, Commit, FinishedGame, Game
                                    RateBudget)
 from service.store.redis_store import RedisStore
 
-__all__ = ["Allowance", "Change", "Commit", "FinishedGame", "GameRecord", "Listener", "MemoryStore",
+__all__ = ["Allowance", "Change", "Commit", "FinishedGame", "GameRecord", "Listener",
+           "MemoryStore",
            "RateBudget", "RedisStore", "Store", "StoreUnavailable", "open_store"]
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from service.store import (Change, Commit, GameRecord, MemoryStore, RateBudget, RedisStore,
-                           StoreUnavailable, keys)
+from service.store import (Change, Commit, FinishedGame, GameRecord, MemoryStore, RateBudget,
+                           RedisStore, StoreUnavailable, keys)
 from tests.service.servers import SHARED_REDIS, PrivateRedis
 
 TTL = 60
@@ -126,6 +126,49 @@ def test_games_expire_when_idle_and_commits_renew_them(kind):
         return await store.load("g5"), await store.load("g6")
     gone, kept = run(kind, scenario, ttl=1)
     assert gone is None and kept is not None and kept.version == 1
+
+
+def test_a_game_that_ends_is_kept_whatever_its_ttl_until_it_is_released(kind):
+    async def scenario(store):
+        await store.create("k1", RECORD)
+        await store.commit("k1", 0, Commit(b"over", META, b"e1", keep=True))
+        await asyncio.sleep(1.3)
+        kept = await store.finished(["k1", "missing"])
+        await store.release(["k1"], 1)
+        await asyncio.sleep(1.3)
+        return kept, await store.load("k1")
+    kept, released = run(kind, scenario, ttl=1)
+    assert kept == [FinishedGame(GameRecord(1, b"over", META), RECORD.blob, [b"e1"]), None]
+    assert released is None
+
+
+def test_a_leased_member_is_given_to_one_caller_until_its_lease_ends(kind):
+    async def scenario(store):
+        index = "archive:{test-lease}"
+        await store.index_remove_many(index, ["a", "b", "c"])
+        for member, score in (("a", 1.0), ("b", 2.0), ("c", 50.0)):
+            await store.index_add(index, member, score)
+        first = await asyncio.gather(*[store.index_lease(index, 10.0, 20.0, 5) for _ in range(4)])
+        during = await store.index_lease(index, 15.0, 30.0, 5)
+        after = await store.index_lease(index, 25.0, 40.0, 5)
+        await store.index_remove_many(index, ["a", "b"])
+        return first, during, after, await store.index_size([index])
+    first, during, after, left = run(kind, scenario)
+    assert sorted(first, key=len, reverse=True) == [[("a", 1.0), ("b", 2.0)], [], [], []]
+    assert during == [] and after == [("a", 20.0), ("b", 20.0)] and left == 1
+
+
+def test_an_earliest_score_keeps_the_lower_of_two(kind):
+    async def scenario(store):
+        index = "clock:{test-earliest}"
+        await store.index_remove_many(index, ["g"])
+        await store.index_add(index, "g", 5.0, earliest=True)
+        await store.index_add(index, "g", 9.0, earliest=True)
+        kept = await store.index_due([index], 100.0, 5)
+        await store.index_add(index, "g", 3.0, earliest=True)
+        return kept, await store.index_due([index], 100.0, 5)
+    assert run(kind, scenario) == ([("clock:{test-earliest}", "g", 5.0)],
+                                   [("clock:{test-earliest}", "g", 3.0)])
 
 
 def test_every_version_is_kept_with_its_entry_and_the_record_it_left(kind):
