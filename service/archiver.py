@@ -145,6 +145,13 @@ class Archiver:
             await self._read_stats()
             await asyncio.sleep(pause)
 
+    async def drain_all(self) -> int:
+        """Passes until the outbox has nothing due; how many entries they leased."""
+        drained = 0
+        while leased := await self.drain(time.time()):
+            drained += leased
+        return drained
+
     async def drain(self, now: float) -> int:
         """One pass; how many entries it leased."""
         entries = await self.sessions.outbox.lease(now, PER_BUCKET)

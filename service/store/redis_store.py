@@ -35,7 +35,7 @@ TRANSPORT_FAULTS = (AttributeError, TypeError)
 
 # Timeouts of every connection: a Redis that does not answer is a 503, never a hang.
 TIMEOUTS = {"socket_timeout": 5, "socket_connect_timeout": 2}
-SCRIPTS = ("create", "commit", "changes", "spend", "load_spending", "lease")
+SCRIPTS = ("create", "commit", "changes", "spend", "load_spending", "lease", "release")
 
 
 async def connect(url: str, pool_size: int) -> Client:
@@ -193,11 +193,17 @@ class RedisStore:
         return found
 
     async def release(self, game_ids: list[str], ttl: int) -> None:
+        release = self._scripts["release"]
+
         async def expire(client: Client) -> None:
             async with client.pipeline(transaction=False) as pipe:  # one trip per node
                 for game_id in game_ids:
-                    for key in keys.game(game_id).all():
-                        pipe.expire(key, ttl)
+                    game = keys.game(game_id).all()
+                    if isinstance(client, RedisCluster):  # which pipelines no script
+                        for key in game:
+                            pipe.expire(key, ttl)
+                    else:  # one command a game instead of four: a third of a drain's time
+                        await release(keys=game, args=[ttl], client=pipe)
                 await pipe.execute()
 
         if game_ids:
