@@ -10,16 +10,15 @@ import core
 import core.ai
 import core.rl_games
 from core import _codec, registry
-from core.vector import VECTOR_GAMES
 
 RULES = ("NAME", "PLAYERS", "OPTIONS", "new_game", "from_payload", "from_snapshot",
          "random_playouts")
-SEARCH = ("vtable", "determinize_for")
+SEARCH = ("vtable", "raw_state", "info", "determinize_for")
 OBSERVER = ("observation_shape", "observation_layout", "N_ACTIONS", "Memory")
 
 
 @pytest.mark.parametrize("entry", registry.GAMES, ids=lambda entry: entry.name)
-def test_a_registered_game_has_rules_a_search_adapter_an_observer_and_a_vector(entry):
+def test_a_registered_game_has_rules_a_search_table_and_an_observer(entry):
     for layer, module_name, needed in (("rules", entry.rules, RULES),
                                        ("search", entry.search, SEARCH),
                                        ("observer", entry.observer, OBSERVER)):
@@ -27,7 +26,7 @@ def test_a_registered_game_has_rules_a_search_adapter_an_observer_and_a_vector(e
         missing = [name for name in needed if not hasattr(module, name)]
         assert not missing, f"{entry.name}: its {layer} module {module_name} lacks {missing}"
     assert importlib.import_module(entry.rules).NAME == entry.name
-    assert entry.name in VECTOR_GAMES, f"{entry.name}: no Kind table in core/vector.pyx"
+    assert registry.vtable(entry.name) is not None, f"{entry.name}: no vtable capsule"
 
 
 def test_every_layer_reads_the_registry():
