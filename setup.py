@@ -29,14 +29,13 @@ def registered_modules() -> list[str]:
     spec = importlib.util.spec_from_file_location("registry", "core/registry.py")
     registry = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(registry)
-    return [module.split(".", 1)[1] for entry in registry.GAMES
-            for module in (entry.rules, entry.search, entry.observer)]
+    return [module for entry in registry.GAMES for module in entry.modules]
 
 
 EXTENSIONS = [
-    Extension(f"core.{name}", [f"core/{name}.pyx"],
+    Extension(module, [module.replace(".", "/") + ".pyx"],
               extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"])
-    for name in ("_base", *registered_modules())
+    for module in ("core._base", *registered_modules())
 ]
 # The search runs one tree per POSIX thread (root parallelism).
 EXTENSIONS.append(Extension("core.ismcts", ["core/ismcts.pyx"],

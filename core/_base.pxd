@@ -5,7 +5,9 @@ from libc.stdint cimport uint64_t
 # clone(), to_bytes() and verify_move().
 
 cdef class GameStateBase:
-    pass
+    # The game's flat C state inside this object (its vtable's state_size bytes, see
+    # core/vtable.pxd): what the vector copies a game in and out through.
+    cdef void* c_state(self) noexcept
 
 
 # A seed for a game's PRNG: the caller's (0 to 2**64 - 1, else ValueError), or, for None,

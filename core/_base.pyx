@@ -16,7 +16,10 @@ cdef uint64_t fresh_seed(seed) except? 0:
 
 
 cdef class GameStateBase:
-    """Subclasses provide clone(), to_bytes() and verify_move(seat, move)."""
+    """Subclasses provide clone(), to_bytes(), verify_move(seat, move) and c_state()."""
+
+    cdef void* c_state(self) noexcept:
+        return NULL
 
     def can_apply(self, seat, move) -> bool:
         """Whether seat may make move now (verify_move says why not)."""

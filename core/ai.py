@@ -6,9 +6,9 @@
     # {"move": {...}, "action": 71, "algorithm": "ismcts", "iterations": 1000,
     #  "stats": [{"move", "visits", "win_rate"}, ...], "simulations_per_second": ...}
 
-The search itself is game-agnostic C (core/ismcts.pyx).  A game plugs in with an adapter
-module registered in `ADAPTERS` that provides `vtable()` (its C function table),
-`raw_state(state)` (its C state as bytes) and `info(state, seat, history)` (what the
+The search itself is game-agnostic C (core/ismcts.pyx).  A game plugs in with its search
+module (core/games/<game>/search.pyx, named by core/registry.py) that provides `vtable()`
+(its C function table, which core.registry.vtable hands out), `raw_state(state)` (its C state as bytes) and `info(state, seat, history)` (what the
 seat learnt from the game's history beyond its view, as bytes for the determinizer, or
 None).  The search reads the real state through the game's determinizer
 only, which re-deals every card the seat cannot see: see docs/ai.md.
@@ -22,7 +22,7 @@ from typing import Any
 
 from core import ismcts, registry
 
-# Game name -> the module adapting it to the search (core/registry.py).
+# Game name -> its search module (core/registry.py).
 ADAPTERS: dict[str, str] = {entry.name: entry.search for entry in registry.GAMES}
 ALGORITHMS = ismcts.ALGORITHMS
 DEFAULT_ALGORITHM = "ismcts"
@@ -52,7 +52,7 @@ def _adapter(game: str) -> Any:
     if name is None:
         raise NotImplementedError(
             f"no AI for {game!r} yet: it needs a determinizer and a search vtable"
-            f" (see core/ai_cupcrab.pyx); games with an AI: {', '.join(ADAPTERS)}")
+            f" (see core/games/cupcrab/search.pyx); games with an AI: {', '.join(ADAPTERS)}")
     return importlib.import_module(name)
 
 
@@ -141,7 +141,7 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
                                             "win_rate": None}],
                 "simulations_per_second": 0.0, "seconds": 0.0, "cpu_seconds": 0.0,
                 "threads": threads}
-    out = ismcts.search(adapter.vtable(), adapter.raw_state(state), seat,
+    out = ismcts.search(registry.vtable(state.game), adapter.raw_state(state), seat,
                         info, iterations=iterations or 0,
                         time_ms=time_ms or 0, algorithm=algorithm,
                         exploration=float(exploration), seed=seed, threads=threads)

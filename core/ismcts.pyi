@@ -2,7 +2,6 @@
 
 from typing import Any
 
-VTABLE_CAPSULE: str
 ALGORITHMS: tuple[str, ...]
 
 def search(vtable: object, state: bytes, observer: int, info: bytes | None = None, *,

@@ -1,6 +1,6 @@
 """Information-Set MCTS (single observer) and flat Monte Carlo, for any game with a vtable.
 
-The search is written once against `GameVTable` (core/ismcts.pxd): a game hands in its
+The search is written once against `GameVTable` (core/vtable.pxd): a game hands in its
 flat C state as bytes, the seat that searches (the observer), a PyCapsule with its
 vtable, and the observer's extra knowledge.  Everything below `search` runs in C with
 the GIL released; with threads > 1 each thread grows its own tree with its own PRNG
@@ -27,6 +27,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_THREAD_C
 from cpython.pycapsule cimport PyCapsule_GetPointer
 
 from core.rng cimport Rng, rng_next, rng_seed, rng_below
+from core.vtable cimport GameVTable, VTABLE_CAPSULE, VT_MAX_PLAYERS
 
 
 cdef extern from "<pthread.h>" nogil:
@@ -35,7 +36,6 @@ cdef extern from "<pthread.h>" nogil:
                        void* (*start)(void*) noexcept nogil, void* arg)
     int pthread_join(pthread_t thread, void** retval)
 
-VTABLE_CAPSULE = "core.ismcts.GameVTable"
 ALGORITHMS = ("ismcts", "flat")
 
 cdef enum:
@@ -339,7 +339,7 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
     rewards are sums of the observer's rewards and "best" is the most visited move
     (ISMCTS) or the best mean (flat).  The caller checks that the observer may act.
     """
-    cdef const GameVTable* vt = <const GameVTable*>PyCapsule_GetPointer(vtable, b"core.ismcts.GameVTable")
+    cdef const GameVTable* vt = <const GameVTable*>PyCapsule_GetPointer(vtable, VTABLE_CAPSULE)
     cdef Worker* workers
     cdef Worker* w
     cdef Rng master

@@ -8,7 +8,7 @@ service never imports this module.  Layouts, rewards and figures: docs/rl.md.
     env = core.rl.gym_env("crabe-vs-poulpe", 2, opponent="ismcts", iterations=200)
     vec = core.rl.Vector("cup-the-crab", 2, 1024, threads=2)  # batched, in C
 
-Every observation is what its seat may know (core/obs_cupcrab.pyx, core/obs_cvp.pyx):
+Every observation is what its seat may know (core/games/<game>/observation.pyx):
 its view plus what it remembers of the game's history, nothing else.
 """
 

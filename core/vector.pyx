@@ -9,8 +9,8 @@
 Each game has one deciding seat at a time (`to_play`): the seat to move, or, in Cup the
 Crab's secret selection, the lowest seat that has not selected yet (the simultaneous
 choice becomes consecutive decisions, and a seat's observation shows only *that* the
-others selected).  `observations[i]` is what `to_play[i]` may know (core/obs_cupcrab.pyx,
-core/obs_cvp.pyx, docs/rl.md) and `masks[i]` its legal actions.  When a game ends,
+others selected).  `observations[i]` is what `to_play[i]` may know (each game's
+observation.pyx under core/games/, docs/rl.md) and `masks[i]` its legal actions.  When a game ends,
 `rewards[i]` holds every seat's reward (1 a win, 1/k a victory shared by k, 0 a loss),
 `dones[i]` is set, and the game is dealt again at once (its observation is then the new
 game's first decision).  Steps run in C with the GIL released, on the calling thread and
@@ -19,6 +19,9 @@ while the caller works waits for the scheduler to move it to a free core (about 
 measured here, as long as stepping a thousand games), a sleeping one wakes in about
 20 us.  A forked child starts its own threads at its first step.  The threads take runs
 of 64 games in turn, so one the system is slow to schedule leaves its share to the others.
+
+The vector knows no game: it steps any registered game through the C function table the
+game hands out (core/vtable.pxd, core.registry.vtable), the one the search reads too.
 """
 
 from libc.stdint cimport uint8_t, uint16_t, uint64_t, int32_t
@@ -27,18 +30,12 @@ from libc.string cimport memset, memcpy
 from posix.time cimport clock_gettime, timespec, CLOCK_THREAD_CPUTIME_ID
 
 from core.rng cimport Rng, rng_next, rng_seed, rng_below
-from core.cupcrab cimport (CCState, CC_N_ACTIONS, CC_MAX_LEGAL, CC_MAX_PLAYERS, CC_CUP_KINDS,
-                           PHASE_OVER, cc_deal, cc_legal_actions, cc_apply_action,
-                           cc_state_of, cc_winners)
-from core.cvp cimport (CvpState, CVP_KINDS, CVP_N_ACTIONS, PH_OVER,
-                       cvp_deal, cvp_legal_actions, cvp_apply_action, cvp_state_of)
-from core.obs_cupcrab cimport (CCMemory, cc_observation_size, ccm_reset, ccm_record,
-                               cc_write_observation, cc_next_decider)
-from core.obs_cvp cimport (CvpMemory, CVP_OBSERVATION_SIZE, cvpm_reset, cvpm_record,
-                           cvp_write_observation)
-from core._base cimport fresh_seed
+from core.vtable cimport GameVTable, VTABLE_CAPSULE, VT_MAX_PLAYERS
+from core._base cimport GameStateBase, fresh_seed
+from cpython.pycapsule cimport PyCapsule_GetPointer
 
 import core
+from core import registry
 
 
 cdef extern from "<pthread.h>" nogil:
@@ -65,33 +62,10 @@ cdef extern from "<unistd.h>" nogil:
 
 
 cdef enum:
-    MAX_LEGAL = CC_MAX_LEGAL           # the larger of the games' (CVP_MAX_LEGAL is 40)
-    MASK_WORDS = 6                     # 64-bit words for a legality bitmap of 352 ids
+    MAX_LEGAL = 512                    # a game may have at most this many legal actions
+    MASK_WORDS = 6                     # 64-bit words of a legality bitmap: 384 action ids
     MAX_THREADS = 64
     CHUNK = 64                         # games a thread claims at a time
-
-
-# How the vector drives one game kind: a table of C functions over opaque blobs.
-ctypedef struct Config:
-    int players
-    int first_player                   # -1: drawn at random each deal
-    int mode                           # Crabe vs Poulpe's deck mode label
-    uint8_t deck[CVP_KINDS]            # Crabe vs Poulpe's deck composition
-
-
-ctypedef struct Kind:
-    size_t state_size
-    size_t memory_size
-    int obs_size
-    int n_actions
-    void (*deal)(void* s, void* m, const Config* c, Rng* rng) noexcept nogil
-    int (*decider)(const void* s) noexcept nogil
-    int (*legal)(const void* s, int seat, uint16_t* out) noexcept nogil
-    void (*record)(void* m, const void* s, int seat, int action) noexcept nogil
-    void (*apply)(void* s, int seat, int action) noexcept nogil
-    bint (*over)(const void* s) noexcept nogil
-    void (*rewards)(const void* s, float* out) noexcept nogil
-    void (*observe)(const void* s, const void* m, int seat, float* out) noexcept nogil
 
 
 # One game's slot: its bookkeeping, then its state and memory blobs (kept small: the
@@ -102,101 +76,6 @@ ctypedef struct Slot:
     int decider
     int n_legal
     uint64_t legal_bits[MASK_WORDS]    # the decider's legal ids, bit a of word a // 64
-
-
-# -- Cup the Crab -------------------------------------------------------------------------
-
-cdef void _cc_deal(void* s, void* m, const Config* c, Rng* rng) noexcept nogil:
-    cc_deal(<CCState*>s, c.players, c.first_player, rng)
-    ccm_reset(<CCMemory*>m)
-
-cdef int _cc_decider(const void* s) noexcept nogil:
-    return cc_next_decider(<const CCState*>s)
-
-cdef int _cc_legal(const void* s, int seat, uint16_t* out) noexcept nogil:
-    return cc_legal_actions(<const CCState*>s, seat, out)
-
-cdef void _cc_record(void* m, const void* s, int seat, int action) noexcept nogil:
-    ccm_record(<CCMemory*>m, <const CCState*>s, seat, action)
-
-cdef void _cc_apply(void* s, int seat, int action) noexcept nogil:
-    cc_apply_action(<CCState*>s, seat, action)
-
-cdef bint _cc_over(const void* s) noexcept nogil:
-    return (<const CCState*>s).phase == PHASE_OVER
-
-cdef void _cc_rewards(const void* s, float* out) noexcept nogil:
-    """1 for the winner, 1/k for a victory shared by k, 0 otherwise (ruling C9)."""
-    cdef bint won[CC_MAX_PLAYERS]
-    cdef int seat, winners = cc_winners(<const CCState*>s, won)
-    for seat in range((<const CCState*>s).players):
-        out[seat] = 1.0 / winners if won[seat] else 0.0
-
-cdef void _cc_observe(const void* s, const void* m, int seat, float* out) noexcept nogil:
-    cc_write_observation(<const CCState*>s, <const CCMemory*>m, seat, out)
-
-
-# -- Crabe vs Poulpe ----------------------------------------------------------------------
-
-cdef void _cvp_deal(void* s, void* m, const Config* c, Rng* rng) noexcept nogil:
-    cvp_deal(<CvpState*>s, c.deck, c.mode, c.first_player, rng)
-    cvpm_reset(<CvpMemory*>m)
-
-cdef int _cvp_decider(const void* s) noexcept nogil:
-    cdef const CvpState* st = <const CvpState*>s
-    return -1 if st.phase == PH_OVER else st.to_move
-
-cdef int _cvp_legal(const void* s, int seat, uint16_t* out) noexcept nogil:
-    return cvp_legal_actions(<const CvpState*>s, seat, out)
-
-cdef void _cvp_record(void* m, const void* s, int seat, int action) noexcept nogil:
-    cvpm_record(<CvpMemory*>m, <const CvpState*>s, seat, action)
-
-cdef void _cvp_apply(void* s, int seat, int action) noexcept nogil:
-    cvp_apply_action(<CvpState*>s, seat, action)
-
-cdef bint _cvp_over(const void* s) noexcept nogil:
-    return (<const CvpState*>s).phase == PH_OVER
-
-cdef void _cvp_rewards(const void* s, float* out) noexcept nogil:
-    """1 for the winner (the first seat without cards, ruling P6), 0 for the other."""
-    cdef int winner = (<const CvpState*>s).winner
-    out[0] = 1.0 if winner == 0 else 0.0
-    out[1] = 1.0 if winner == 1 else 0.0
-
-cdef void _cvp_observe(const void* s, const void* m, int seat, float* out) noexcept nogil:
-    cvp_write_observation(<const CvpState*>s, <const CvpMemory*>m + seat, seat, out)
-
-
-# The games the vector steps: each has a Kind below and a branch in Vector.__init__.
-VECTOR_GAMES = ("cup-the-crab", "crabe-vs-poulpe")
-
-cdef Kind CUPCRAB
-CUPCRAB.state_size = sizeof(CCState)
-CUPCRAB.memory_size = sizeof(CCMemory)
-CUPCRAB.n_actions = CC_N_ACTIONS
-CUPCRAB.deal = _cc_deal
-CUPCRAB.decider = _cc_decider
-CUPCRAB.legal = _cc_legal
-CUPCRAB.record = _cc_record
-CUPCRAB.apply = _cc_apply
-CUPCRAB.over = _cc_over
-CUPCRAB.rewards = _cc_rewards
-CUPCRAB.observe = _cc_observe
-
-cdef Kind CVP
-CVP.state_size = sizeof(CvpState)
-CVP.memory_size = 2 * sizeof(CvpMemory)
-CVP.obs_size = CVP_OBSERVATION_SIZE
-CVP.n_actions = CVP_N_ACTIONS
-CVP.deal = _cvp_deal
-CVP.decider = _cvp_decider
-CVP.legal = _cvp_legal
-CVP.record = _cvp_record
-CVP.apply = _cvp_apply
-CVP.over = _cvp_over
-CVP.rewards = _cvp_rewards
-CVP.observe = _cvp_observe
 
 
 # -- the batch ----------------------------------------------------------------------------
@@ -230,8 +109,11 @@ ctypedef struct Helper:
 
 
 ctypedef struct Batch:
-    Kind kind
-    Config config
+    GameVTable vt                      # the game's functions (a copy: one load a call)
+    const void* like                   # the state each deal is set up as (players, options)
+    int players
+    int first_player                   # -1: drawn at random each deal
+    int obs_size
     Py_ssize_t n
     size_t slot_size
     char* slots
@@ -251,47 +133,52 @@ cdef inline void* _state(const Batch* b, Slot* slot) noexcept nogil:
 
 
 cdef inline void* _memory(const Batch* b, Slot* slot) noexcept nogil:
-    return <char*>slot + sizeof(Slot) + b.kind.state_size
+    return <char*>slot + sizeof(Slot) + b.vt.state_size
 
 
 cdef void _refresh(Batch* b, Py_ssize_t i) noexcept nogil:
     """Lists the decider's legal actions and writes its mask and observation."""
     cdef Slot* slot = _slot(b, i)
     cdef void* s = _state(b, slot)
-    cdef uint8_t* mask = b.masks + i * b.kind.n_actions
+    cdef uint8_t* mask = b.masks + i * b.vt.n_actions
     cdef uint16_t legal[MAX_LEGAL]
     cdef int k, a
-    slot.decider = b.kind.decider(s)
-    slot.n_legal = b.kind.legal(s, slot.decider, legal)
+    slot.decider = b.vt.decider(s)
+    slot.n_legal = b.vt.legal_actions(s, slot.decider, legal)
     memset(slot.legal_bits, 0, sizeof(slot.legal_bits))
-    memset(mask, 0, b.kind.n_actions)
+    memset(mask, 0, b.vt.n_actions)
     for k in range(slot.n_legal):
         a = legal[k]
         slot.legal_bits[a >> 6] |= (<uint64_t>1) << (a & 63)
         mask[a] = 1
     b.to_play[i] = slot.decider
-    b.kind.observe(s, _memory(b, slot), slot.decider, b.observations + i * b.kind.obs_size)
+    b.vt.observe(s, _memory(b, slot), slot.decider, b.observations + i * b.obs_size)
 
 
 cdef void _deal(Batch* b, Py_ssize_t i) noexcept nogil:
     cdef Slot* slot = _slot(b, i)
     cdef Rng deal_rng
     rng_seed(&deal_rng, rng_next(&slot.deals))
-    b.kind.deal(_state(b, slot), _memory(b, slot), &b.config, &deal_rng)
+    b.vt.deal(_state(b, slot), b.like, b.first_player, &deal_rng)
+    b.vt.forget(_memory(b, slot))
 
 
 cdef void _step_one(Batch* b, Py_ssize_t i, int action) noexcept nogil:
     cdef Slot* slot = _slot(b, i)
     cdef void* s = _state(b, slot)
-    cdef float* rewards = b.rewards + i * b.config.players
-    b.kind.record(_memory(b, slot), s, slot.decider, action)
-    b.kind.apply(s, slot.decider, action)
-    if b.kind.over(s):
-        b.kind.rewards(s, rewards)
+    cdef float* rewards = b.rewards + i * b.players
+    cdef double won[VT_MAX_PLAYERS]
+    cdef int seat
+    b.vt.record(_memory(b, slot), s, slot.decider, action)
+    b.vt.apply_action(s, slot.decider, action)
+    if b.vt.decider(s) < 0:             # over
+        b.vt.rewards(s, won)
+        for seat in range(b.players):
+            rewards[seat] = <float>won[seat]
         b.dones[i] = 1
         _deal(b, i)
     else:
-        memset(rewards, 0, b.config.players * sizeof(float))
+        memset(rewards, 0, b.players * sizeof(float))
         b.dones[i] = 0
     _refresh(b, i)
 
@@ -477,6 +364,7 @@ cdef class Vector:
     cdef readonly int threads
     cdef readonly double cpu_seconds     # CPU time spent in step() by all threads so far
     cdef readonly str name
+    cdef GameStateBase _like             # the game each deal copies the setup of
     cdef readonly object observations, masks, rewards, dones, to_play
     cdef float[:, ::1] _obs
     cdef uint8_t[:, ::1] _masks
@@ -494,7 +382,8 @@ cdef class Vector:
                  options=None, observations=None, masks=None, rewards=None, dones=None,
                  to_play=None):
         import numpy as np
-        prototype = core.new_game(name, players, seed=0, options=options)  # checks them
+        cdef const GameVTable* vt = _steppable(name, registry.vtable(name))
+        self._like = core.new_game(name, players, seed=0, options=options)  # checks them
         if n < 1:
             raise ValueError(f"n must be a positive number of games, got {n}")
         if not 1 <= threads <= MAX_THREADS:
@@ -503,26 +392,19 @@ cdef class Vector:
         self.threads = threads
         self._seed = fresh_seed(seed)
         first = (options or {}).get("first_player")
-        self.b.config.players = players
-        self.b.config.first_player = -1 if first is None else first
-        if name == "cup-the-crab":
-            self.b.kind = CUPCRAB
-            self.b.kind.obs_size = cc_observation_size(players)
-        elif name == "crabe-vs-poulpe":
-            self.b.kind = CVP
-            memcpy(self.b.config.deck, cvp_state_of(prototype).deck, CVP_KINDS)
-            self.b.config.mode = cvp_state_of(prototype).mode
-        else:  # a game registered in core without its vector Kind yet
-            raise ValueError(f"the vector steps {', '.join(VECTOR_GAMES)}; {name!r} has no"
-                             " Kind table in core/vector.pyx yet (docs/adding-a-game.md)")
+        self.b.vt = vt[0]
+        self.b.like = self._like.c_state()
+        self.b.players = players
+        self.b.first_player = -1 if first is None else first
+        self.b.obs_size = vt.observation_size(players)
         self.b.n = n
-        self.b.slot_size = (sizeof(Slot) + self.b.kind.state_size + self.b.kind.memory_size
+        self.b.slot_size = (sizeof(Slot) + self.b.vt.state_size + self.b.vt.memory_size
                             + 63) // 64 * 64
         self.b.slots = <char*>calloc(n, self.b.slot_size)
         if self.b.slots == NULL:
             raise MemoryError(f"no room for {n} games")
-        shapes = {"observations": ((n, self.b.kind.obs_size), np.float32, observations),
-                  "masks": ((n, self.b.kind.n_actions), np.uint8, masks),
+        shapes = {"observations": ((n, self.b.obs_size), np.float32, observations),
+                  "masks": ((n, self.b.vt.n_actions), np.uint8, masks),
                   "rewards": ((n, players), np.float32, rewards),
                   "dones": ((n,), np.uint8, dones), "to_play": ((n,), np.int32, to_play)}
         arrays = {}
@@ -562,15 +444,15 @@ cdef class Vector:
 
     @property
     def players(self) -> int:
-        return self.b.config.players
+        return self.b.players
 
     @property
     def observation_size(self) -> int:
-        return self.b.kind.obs_size
+        return self.b.obs_size
 
     @property
     def n_actions(self) -> int:
-        return self.b.kind.n_actions
+        return self.b.vt.n_actions
 
     def reset(self, seed=None) -> None:
         """Deals every game again (from `seed`, else the vector's seed): the same seed
@@ -586,8 +468,8 @@ cdef class Vector:
                 rng_seed(&_slot(&self.b, i).deals, rng_next(&master))
                 rng_seed(&_slot(&self.b, i).samples, rng_next(&master))
                 _deal(&self.b, i)
-                memset(self.b.rewards + i * self.b.config.players, 0,
-                       self.b.config.players * sizeof(float))
+                memset(self.b.rewards + i * self.b.players, 0,
+                       self.b.players * sizeof(float))
                 self.b.dones[i] = 0
                 _refresh(&self.b, i)
         self._busy = False
@@ -608,7 +490,7 @@ cdef class Vector:
             for i in range(self.b.n):
                 slot = _slot(&self.b, i)
                 a = acts[i]
-                if (a < 0 or a >= self.b.kind.n_actions
+                if (a < 0 or a >= self.b.vt.n_actions
                         or not (slot.legal_bits[a >> 6] >> (a & 63)) & 1):
                     bad = i
                     break
@@ -647,11 +529,29 @@ cdef class Vector:
         """A copy of game i as a core GameState (for checks and tools)."""
         if not 0 <= i < self.b.n:
             raise IndexError(f"game index must be from 0 to {self.b.n - 1}, got {i}")
-        state = core.new_game(self.name, self.b.config.players, seed=0)
-        target = <void*>cc_state_of(state) if self.name == "cup-the-crab" \
-            else <void*>cvp_state_of(state)
-        memcpy(target, _state(&self.b, _slot(&self.b, i)), self.b.kind.state_size)
+        cdef GameStateBase state = self._like.clone()
+        memcpy(state.c_state(), _state(&self.b, _slot(&self.b, i)), self.b.vt.state_size)
         return state
+
+
+cdef const GameVTable* _steppable(str name, capsule) except NULL:
+    """The game's vtable, if it has everything the vector calls (ValueError else)."""
+    cdef const GameVTable* vt = <const GameVTable*>PyCapsule_GetPointer(capsule, VTABLE_CAPSULE)
+    missing = [field for field, fn in (
+        ("legal_actions", vt.legal_actions != NULL), ("apply_action", vt.apply_action != NULL),
+        ("rewards", vt.rewards != NULL), ("deal", vt.deal != NULL),
+        ("decider", vt.decider != NULL), ("observation_size", vt.observation_size != NULL),
+        ("forget", vt.forget != NULL), ("record", vt.record != NULL),
+        ("observe", vt.observe != NULL)) if not fn]
+    if missing:
+        raise ValueError(f"the vector cannot step {name!r}: its vtable has no"
+                         f" {', '.join(missing)} (docs/adding-a-game.md)")
+    if (vt.n_actions > MASK_WORDS * 64 or vt.max_legal > MAX_LEGAL
+            or vt.max_players > VT_MAX_PLAYERS):
+        raise ValueError(f"the vector steps games of at most {MASK_WORDS * 64} action ids,"
+                         f" {MAX_LEGAL} legal actions and {VT_MAX_PLAYERS} seats; {name!r}"
+                         f" has {vt.n_actions}, {vt.max_legal} and {vt.max_players}")
+    return vt
 
 
 cdef const int32_t[::1] _int32(actions):

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 import core
+from core.games.cvp import rules as cvp_rules
 
 # The games this service offers, as core registers them: the document lists them.
 GameName = Literal[core.GAMES]  # type: ignore[valid-type]
@@ -38,7 +39,7 @@ class SeatSpec(msgspec.Struct, forbid_unknown_fields=True):
     level: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
 
-Face = Literal[core.cvp.FACE_NAMES]  # type: ignore[valid-type]
+Face = Literal[cvp_rules.FACE_NAMES]  # type: ignore[valid-type]
 # Crabe vs Poulpe: 5 to 40 cards of each colour (docs/rules.md).
 ColourDeck = Annotated[list[Face], msgspec.Meta(min_length=5, max_length=40)]
 

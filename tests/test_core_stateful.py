@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 import core
-from core import cupcrab, cvp
+from core.games.cupcrab import rules as cupcrab
+from core.games.cvp import rules as cvp
 
 CARD_NAMES = list(cupcrab.CARD_NAMES) + list(cvp.CARD_NAMES)
 MOVE_TYPES = sorted(set(cupcrab._MOVE_FIELDS) | set(cvp._MOVE_FIELDS))

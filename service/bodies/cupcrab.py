@@ -4,7 +4,7 @@ from typing import Annotated, Literal, TypeAlias
 
 import msgspec
 
-from core import cupcrab
+from core.games.cupcrab import rules as cupcrab
 from service.bodies.archive import ExportedGameBase, ReplayBase, ReplayVersionBase
 from service.bodies.common import (
     DeltaEventBase,

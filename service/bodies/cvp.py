@@ -4,7 +4,7 @@ from typing import Literal, TypeAlias
 
 import msgspec
 
-from core import cvp
+from core.games.cvp import rules as cvp
 from service.bodies.archive import ExportedGameBase, ReplayBase, ReplayVersionBase
 from service.bodies.common import (
     DeltaEventBase,

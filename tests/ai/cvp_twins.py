@@ -3,7 +3,7 @@
 import random
 
 import core
-from core.cvp import CARD_NAMES
+from core.games.cvp.rules import CARD_NAMES
 
 
 def view_twin(state, seat, seed):

@@ -7,8 +7,8 @@ import pytest
 
 import core
 import core.ai
-from core import ai_cvp
-from core.cvp import CARD_NAMES
+from core.games.cvp import search as cvp_search
+from core.games.cvp.rules import CARD_NAMES
 from tests.ai.cvp_twins import view_twin
 
 GAME = "crabe-vs-poulpe"
@@ -70,8 +70,8 @@ def kinds(cards):
 def test_a_determinization_shows_the_seat_its_view_and_keeps_every_card(seed):
     state, log = positions(1, seed0=1000 * seed)[0]
     for seat in (0, 1):
-        for info in (None, ai_cvp.info(state, seat, history(state, log, seat))):
-            det = ai_cvp.determinize(state, seat, info, seed=seed, strict=True)
+        for info in (None, cvp_search.info(state, seat, history(state, log, seat))):
+            det = cvp_search.determinize(state, seat, info, seed=seed, strict=True)
             assert det.view(seat) == state.view(seat)
             rebuilt = core.from_snapshot(det.snapshot())   # checks every card's place
             assert rebuilt.snapshot() == det.snapshot()
@@ -82,9 +82,9 @@ def test_a_determinization_shows_the_seat_its_view_and_keeps_every_card(seed):
 def test_decision_points_are_determinized_consistently(stop):
     for state, log in positions(3, stop=stop, seed0=7):
         seat = state.to_move[0]
-        info = ai_cvp.info(state, seat, history(state, log, seat))
+        info = cvp_search.info(state, seat, history(state, log, seat))
         for s in range(5):
-            det = ai_cvp.determinize(state, seat, info, seed=s, strict=True)
+            det = cvp_search.determinize(state, seat, info, seed=s, strict=True)
             assert det.view(seat) == state.view(seat)
             assert det.legal_actions(seat) == state.legal_actions(seat)
             core.from_snapshot(det.snapshot())
@@ -107,12 +107,12 @@ def _check_knowledge_against(snap, seat, know):
 def test_what_the_history_teaches_is_true_of_the_real_game_and_of_every_sample(seed):
     state, log = positions(1, seed0=50_000 + 977 * seed)[0]
     for seat in (0, 1):
-        know = ai_cvp.knowledge(state, seat, history(state, log, seat))
+        know = cvp_search.knowledge(state, seat, history(state, log, seat))
         real = state.snapshot()
         _check_knowledge_against(real, seat, know)
-        info = ai_cvp.pack(know)
+        info = cvp_search.pack(know)
         for s in range(4):
-            det = ai_cvp.determinize(state, seat, info, seed=s, strict=True).snapshot()
+            det = cvp_search.determinize(state, seat, info, seed=s, strict=True).snapshot()
             _check_knowledge_against(det, seat, know)
             # The seat's own draw pile holds what the history says: only its order changes.
             assert Counter(det["seats"][seat]["draw_pile"]) == Counter(
@@ -139,11 +139,11 @@ def _game_with(seed, wanted, mode="symmetrical"):
 
 def test_a_card_given_by_offer_stays_in_the_opponent_s_hand_in_every_sample():
     state, log, giver, move = _game_with(1, "give")
-    know = ai_cvp.knowledge(state, giver, history(state, log, giver))
+    know = cvp_search.knowledge(state, giver, history(state, log, giver))
     assert know["pinned"][CARD_NAMES.index(move["card"])] >= 1
-    info = ai_cvp.pack(know)
+    info = cvp_search.pack(know)
     for s in range(50):
-        hand = ai_cvp.determinize(state, giver, info, seed=s, strict=True).view(giver ^ 1)["hand"]
+        hand = cvp_search.determinize(state, giver, info, seed=s, strict=True).view(giver ^ 1)["hand"]
         assert move["card"] in hand
 
 
@@ -151,23 +151,23 @@ def test_a_hand_seen_by_pincer_stays_known_afterwards():
     state, log, seat, move = _game_with(3, "pincer", mode="asymmetrical")
     shown = Counter(log[-1][2])
     shown[move["card"]] -= 1
-    know = ai_cvp.knowledge(state, seat, history(state, log, seat))
+    know = cvp_search.knowledge(state, seat, history(state, log, seat))
     assert Counter(CARD_NAMES[k] for k in know["pinned"].elements()) == +shown
-    info = ai_cvp.pack(know)
+    info = cvp_search.pack(know)
     for s in range(30):
-        det = ai_cvp.determinize(state, seat, info, seed=s, strict=True)
+        det = cvp_search.determinize(state, seat, info, seed=s, strict=True)
         assert Counter(det.view(seat ^ 1)["hand"]) == Counter(state.view(seat ^ 1)["hand"])
     # Without the hands it was shown, the history alone cannot pin them.
-    blind = ai_cvp.knowledge(state, seat, history(state, log, seat, reveals=False))
+    blind = cvp_search.knowledge(state, seat, history(state, log, seat, reveals=False))
     assert sum(blind["pinned"].values()) < sum(shown.values()) or not +shown
 
 
 def test_a_hand_being_looked_at_is_exactly_the_real_one():
     for state, log in positions(4, stop="pincer", seed0=3) + positions(4, stop="mimic", seed0=3):
         seat = state.to_move[0]
-        for info in (None, ai_cvp.info(state, seat, history(state, log, seat))):
+        for info in (None, cvp_search.info(state, seat, history(state, log, seat))):
             for s in range(5):
-                det = ai_cvp.determinize(state, seat, info, seed=s, strict=True)
+                det = cvp_search.determinize(state, seat, info, seed=s, strict=True)
                 assert det.view(seat ^ 1)["hand"] == state.view(seat ^ 1)["hand"]
 
 
@@ -185,7 +185,7 @@ def test_an_opponent_s_discard_releases_what_it_was_known_to_hold():
                 break
         if not state.is_over:
             break
-    know = ai_cvp.knowledge(state, giver, history(state, log, giver))
+    know = cvp_search.knowledge(state, giver, history(state, log, giver))
     assert know["hidden"] >= 1 and not know["pinned"]   # nothing is certain any more
     _check_knowledge_against(state.snapshot(), giver, know)
 
@@ -197,7 +197,7 @@ def test_the_unseen_cards_are_spread_over_every_place_they_could_be():
     counts = Counter()
     n = 2000
     for s in range(n):
-        counts.update(ai_cvp.determinize(state, 0, ai_cvp.info(state, 0, []), seed=s)
+        counts.update(cvp_search.determinize(state, 0, cvp_search.info(state, 0, []), seed=s)
                       .view(1)["hand"])
     for card in ("octopus-alpha", "octopus-7", "octopus-omega"):
         assert abs(counts[card] / n - 2 * 5 / 24) < 0.05, (card, counts[card])
@@ -206,10 +206,10 @@ def test_the_unseen_cards_are_spread_over_every_place_they_could_be():
 def test_the_same_seed_gives_the_same_determinization_and_seeds_differ():
     state, log = positions(1, seed0=99)[0]
     seat = state.to_move[0]
-    info = ai_cvp.info(state, seat, history(state, log, seat))
-    a = ai_cvp.determinize(state, seat, info, seed=3, strict=True).snapshot()
-    assert a == ai_cvp.determinize(state, seat, info, seed=3, strict=True).snapshot()
-    assert len({str(ai_cvp.determinize(state, seat, info, seed=s, strict=True).snapshot())
+    info = cvp_search.info(state, seat, history(state, log, seat))
+    a = cvp_search.determinize(state, seat, info, seed=3, strict=True).snapshot()
+    assert a == cvp_search.determinize(state, seat, info, seed=3, strict=True).snapshot()
+    assert len({str(cvp_search.determinize(state, seat, info, seed=s, strict=True).snapshot())
                 for s in range(20)}) > 1
 
 
@@ -217,10 +217,10 @@ def test_a_history_that_does_not_lead_here_is_refused():
     state, log = positions(1, seed0=5)[0]
     seat = state.to_move[0]
     with pytest.raises(ValueError, match="history"):
-        ai_cvp.info(state, seat, history(state, log, seat)[:-3] if len(log) > 3 else
+        cvp_search.info(state, seat, history(state, log, seat)[:-3] if len(log) > 3 else
                     [{"seat": 0, "move": {"type": "pass"}}] * 3 + [{"seat": 0, "move": 1}])
     with pytest.raises(ValueError):
-        ai_cvp.info(state, seat, [{"seat": 0, "move": {"type": "play", "card": "x"}}])
+        cvp_search.info(state, seat, [{"seat": 0, "move": {"type": "play", "card": "x"}}])
 
 
 # -- the search ---------------------------------------------------------------------------
@@ -252,10 +252,10 @@ def test_with_a_history_twins_the_history_allows_get_the_same_suggestion(seed):
     state, log = positions(1, seed0=700 + 13 * seed)[0]
     seat = state.to_move[0]
     seen = history(state, log, seat)
-    info = ai_cvp.info(state, seat, seen)
-    twin = next(t for t in (ai_cvp.determinize(state, seat, info, seed=100 + k, strict=True)
+    info = cvp_search.info(state, seat, seen)
+    twin = next(t for t in (cvp_search.determinize(state, seat, info, seed=100 + k, strict=True)
                             for k in range(30)) if t.snapshot() != state.snapshot())
-    assert ai_cvp.info(twin, seat, seen) == info
+    assert cvp_search.info(twin, seat, seen) == info
     a = core.ai.suggest(state, seat, iterations=300, seed=seed, history=seen)
     b = core.ai.suggest(twin, seat, iterations=300, seed=seed, history=seen)
     assert _strip(a) == _strip(b)

@@ -6,7 +6,7 @@ import pytest
 
 import core
 import core.ai
-from core import ai_cupcrab
+from core.games.cupcrab import search as cupcrab_search
 from tests.ai.positions import GAME, hidden_twin
 
 KINDS = ("cup-1", "cup-2", "cup-3", "cup-4", "cup-5", "cup-6", "cup-8", "cup-10",
@@ -43,9 +43,9 @@ def test_what_a_discard_proves_always_holds_and_sometimes_limits_a_hand():
     limited = 0
     for seed in range(30):
         for state, history in random_game(seed, 2 + seed % 4):
-            allow = ai_cupcrab.hand_allow_from_history(state, history)
+            allow = cupcrab_search.hand_allow_from_history(state, history)
             assert _respects(allow, state.snapshot())
-            limited += any(mask != ai_cupcrab.ALL_KINDS and len(state.view(i)["hand"])
+            limited += any(mask != cupcrab_search.ALL_KINDS and len(state.view(i)["hand"])
                            for i, mask in enumerate(allow))
     assert limited > 20
 
@@ -54,8 +54,8 @@ def test_determinizations_with_history_keep_to_what_discards_proved():
     checked = 0
     for seed in range(30):
         for state, history in random_game(seed, 4):
-            allow = ai_cupcrab.hand_allow_from_history(state, history)
-            if all(m == ai_cupcrab.ALL_KINDS for m in allow) or state.is_over:
+            allow = cupcrab_search.hand_allow_from_history(state, history)
+            if all(m == cupcrab_search.ALL_KINDS for m in allow) or state.is_over:
                 continue
             for seat in state.to_move:
                 for s in range(5):
@@ -70,8 +70,8 @@ def test_with_history_the_ai_is_still_honest_and_legal():
     done = 0
     for seed in range(40):
         for state, history in random_game(seed, 3):
-            allow = ai_cupcrab.hand_allow_from_history(state, history)
-            if state.is_over or all(m == ai_cupcrab.ALL_KINDS for m in allow):
+            allow = cupcrab_search.hand_allow_from_history(state, history)
+            if state.is_over or all(m == cupcrab_search.ALL_KINDS for m in allow):
                 continue
             seat = state.to_move[0]
             twins = (hidden_twin(state, seat, k) for k in range(200))

@@ -5,6 +5,7 @@ import random
 import pytest
 
 import core
+from core.games.cupcrab.rules import CARD_NAMES
 from tests.cupcrab.positions import play_position
 
 
@@ -176,7 +177,7 @@ def test_c5_selections_are_multisets_listed_once_in_any_order_accepted():
     moves = state.legal_moves(0)
     keys = [tuple(m["cards"]) for m in moves]
     assert len(keys) == len(set(keys)) and keys == sorted(keys, key=lambda k: [
-        core.cupcrab.CARD_NAMES.index(c) for c in k])
+        CARD_NAMES.index(c) for c in k])
     reserve = state.view(0)["reserve"]
     assert {"type": "select", "cards": ["crab", "crab", "crab"]} in moves
     triple = ["bottle", reserve[0], "crab"]

@@ -9,7 +9,7 @@ from collections import Counter
 from typing import Any
 
 import core
-from core.cvp import CARD_NAMES, COLOURS, DECKS
+from core.games.cvp.rules import CARD_NAMES, COLOURS, DECKS
 
 
 def ordered(cards):

@@ -4,7 +4,7 @@ every other effect, and every trigger of the instant win (ruling P6)."""
 import pytest
 
 import core
-from core.cvp import DECKS
+from core.games.cvp.rules import DECKS
 from tests.cvp.positions import DECLINE, PASS, card, play, position
 
 OTHER = ["octopus-1", "octopus-6", "crab-9"]   # seat 1: a Resist and two plain cards

@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 
 import core
-from core.cvp import DECKS
+from core.games.cvp import rules as cvp_rules
+from core.games.cvp.rules import DECKS
 
 GAME = "crabe-vs-poulpe"
 GAMES_PER_MODE = 1500          # 3,000 games in all
@@ -136,9 +137,9 @@ def hidden_variant(snap, viewer, deciding, rng):
         if pile and same:
             i, j = rng.randrange(len(pile)), rng.choice(same)
             pile[i], discard[j] = discard[j], pile[i]
-    discard.sort(key=core.cvp.CARD_NAMES.index)
+    discard.sort(key=cvp_rules.CARD_NAMES.index)
     for seat in snap["seats"]:
-        seat["hand"].sort(key=core.cvp.CARD_NAMES.index)
+        seat["hand"].sort(key=cvp_rules.CARD_NAMES.index)
     return snap
 
 
@@ -170,7 +171,7 @@ def test_c_playouts_end_and_keep_the_same_invariants(mode):
         moves = state.playout(seed=seed)
         assert state.is_over and 0 < moves < 400
         assert every_card(state.snapshot()) == Counter(DECKS[mode])
-    stats = core.cvp.random_playouts(2, 100_000, 7, {"mode": mode})
+    stats = cvp_rules.random_playouts(2, 100_000, 7, {"mode": mode})
     print(f"\n{mode}: longest of 100,000 C playouts: {stats['max_moves']} moves,"
           f" mean {stats['mean_moves']:.1f}, mean rounds {stats['mean_rounds']:.1f}")
     assert stats["max_moves"] < 400 and sum(stats["win_share"]) == pytest.approx(1)

@@ -5,7 +5,7 @@ import json
 import pytest
 
 import core
-from core.cvp import CARD_NAMES, DECKS
+from core.games.cvp.rules import CARD_NAMES, DECKS
 from tests.cvp.positions import DECLINE, PASS, card, play, position, snapshot
 
 GAME = "crabe-vs-poulpe"

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import core
-from core.cvp import CARD_NAMES, COPYABLE
+from core.games.cvp.rules import CARD_NAMES, COPYABLE
 from tests.cvp.positions import DECLINE, card, play, position, snapshot
 
 GAME = "crabe-vs-poulpe"

@@ -37,14 +37,17 @@ def _libfuzzer_archive() -> Path | None:
 
 
 def _build_core(clang: str) -> None:
-    sources = [p for pattern in SOURCES for p in (ROOT / "core").glob(pattern)]
+    sources = [p for pattern in SOURCES for p in (ROOT / "core").rglob(pattern)
+               if "__pycache__" not in p.parts]
     stamp = SITE / "core" / ".built"
     if not _stale(stamp, sources + [ROOT / "setup.py"]):
         return
     shutil.rmtree(SITE, ignore_errors=True)
     (SITE / "core").mkdir(parents=True)
-    for source in sources:
-        shutil.copy2(source, SITE / "core" / source.name)
+    for source in sources:                 # the games' folders too (core/games/<game>/)
+        copy = SITE / source.relative_to(ROOT)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, copy)
     shutil.copy2(ROOT / "setup.py", SITE / "setup.py")
     env = {"CC": clang, "LDSHARED": f"{clang} -shared",
            "CFLAGS": "-fsanitize=fuzzer-no-link -Wno-everything"}

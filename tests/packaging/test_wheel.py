@@ -33,7 +33,7 @@ def test_the_installed_wheel_serves_a_whole_game_against_redis(tmp_path):
     subprocess.run([venv / "bin" / "python", "-m", "pip", "install", "-q", str(wheel)],
                    check=True, capture_output=True)
     where = subprocess.run([venv / "bin" / "python", "-c",
-                            "import core, core.cupcrab, service; print(core.cupcrab.__file__)"],
+                            "import core, core.games.cupcrab.rules as rules, service; print(rules.__file__)"],
                            cwd=tmp_path, check=True, capture_output=True, text=True).stdout
     assert where.startswith(str(venv)) and where.strip().endswith(".so")
     port = free_port()

@@ -14,7 +14,7 @@ import pytest
 
 import core
 import core.rl
-from core import ai_cvp
+from core.games.cvp import search as cvp_search
 from tests.ai.cvp_twins import view_twin
 from tests.ai.positions import hidden_twin
 
@@ -38,7 +38,7 @@ def twin_of(state, seat, rng, step):
         view = state.view(seat)
         if view["revealed"] is None and view["draw_pile"] is None:
             return view_twin(state, seat, rng.getrandbits(32))
-    return ai_cvp.determinize(state, seat, None, rng.getrandbits(64))
+    return cvp_search.determinize(state, seat, None, rng.getrandbits(64))
 
 
 def as_seen_by(state, actor, action, seat, rng):

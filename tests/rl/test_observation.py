@@ -9,7 +9,8 @@ import pytest
 
 import core
 import core.rl
-from core import ai_cupcrab, ai_cvp
+from core.games.cupcrab import search as cupcrab_search
+from core.games.cvp import search as cvp_search
 
 SHAPES = [("cup-the-crab", p, None) for p in (2, 3, 4, 5)] + [
     ("crabe-vs-poulpe", 2, {"mode": m}) for m in ("symmetrical", "asymmetrical")]
@@ -74,9 +75,9 @@ def test_the_memory_kept_move_by_move_is_what_the_log_teaches_the_seat(game, pla
                 from_log = state.observation(seat, seen)
                 assert from_log.tobytes() == memory.observation(state, seat).tobytes()
                 if game == "cup-the-crab":
-                    assert memory.hand_allow(state) == ai_cupcrab.hand_allow_from_history(state, seen)
+                    assert memory.hand_allow(state) == cupcrab_search.hand_allow_from_history(state, seen)
                 else:
-                    know = ai_cvp.knowledge(state, seat, seen)
+                    know = cvp_search.knowledge(state, seat, seen)
                     kept = memory.knowledge(state, seat)
                     maybe = Counter(kind for kind, _ in know["maybe"])
                     assert kept["known_x"] == [know["known_x"][k] for k in range(36)]

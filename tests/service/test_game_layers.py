@@ -1,15 +1,10 @@
 """Every game core registers has its service layer: typed bodies gathered in
-service/bodies (one GameBodies each), its creation variants in the document, and a web
-module the client draws it with; a game missing one fails here, named."""
-
-from pathlib import Path
+service/bodies (one GameBodies each) and its creation variants in the document; a game
+missing one fails here, named (its web module: tests/test_registry.py)."""
 
 import core
 from service import bodies
 from service.bodies.common import GameBodies
-
-WEB = Path(__file__).resolve().parents[2] / "service" / "web" / "js"
-
 
 def test_every_registered_game_has_its_bodies():
     assert tuple(bodies.GAMES) == core.GAMES
@@ -27,9 +22,3 @@ def test_every_registered_game_is_in_the_document(client):
             assert f"Create{prefix}{players}" in schemas, (game, players)
         for part in ("Game", "LegalMoves", "History", "Suggestion", "Event", "DeltaEvent"):
             assert f"{prefix}{part}" in schemas, (game, part)
-
-
-def test_every_registered_game_has_a_web_module_the_table_draws_it_with():
-    table = (WEB / "table.js").read_text()
-    for game in core.GAMES:
-        assert f'"{game}":' in table, f"{game}: not in table.js's GAMES"

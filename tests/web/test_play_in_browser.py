@@ -8,6 +8,8 @@ README's pictures).
 import httpx
 import pytest
 
+import core
+
 from tests.web.browsing import (choose, create_game, game_id_of, layout, open_page, play_one_turn,
                                 shown_hand, token_of, version, wait_for_turn)
 
@@ -33,6 +35,15 @@ def test_the_start_page_offers_both_games_and_a_seat_choice(web, browser, shots)
     assert page.locator("[data-key=type-4]").count() == 1
     choose(page, "players", "3")
     page.screenshot(path=shots / "start.png")
+    assert page.errors == []
+
+
+def test_the_client_registers_each_game_core_offers_with_its_player_counts(web, browser):
+    page = open_page(browser, f"{web.url}/play")
+    page.wait_for_selector("form.setup")
+    registered = page.evaluate("""async () => (await import("/play/js/games.js")).games()
+        .map((game) => [game.name, game.players])""")
+    assert registered == [[name, [min(counts), max(counts)]] for name, counts in core.PLAYERS.items()]
     assert page.errors == []
 
 

@@ -1,4 +1,5 @@
-// Cards of both games drawn as cards: a value in the corner, a picture, the effect in words.
+// A card drawn as a card: each game says what is on it (its value, picture and words),
+// this module draws the card around it; and the pictures cards and tiles are made of.
 
 import { h } from "./dom.js";
 
@@ -15,95 +16,19 @@ export function icon(name, label) {
   return span;
 }
 
-// -- Cup the Crab ------------------------------------------------------------------
-
-export const CUP_TEXT = {
-  crab: "Claims a stack without a Bottle",
-  octopus: "Claims a stack with a Bottle",
-  bottle: "Seals a stack: only an Octopus takes it",
-};
-
-export function cupLabel(name) {
-  if (name.startsWith("cup-")) return `Cup ${name.slice(4)}`;
-  return name[0].toUpperCase() + name.slice(1);
-}
-
-function cupFace(name) {
-  if (name.startsWith("cup-")) {
-    const value = name.slice(4);
-    return { kind: "cup", value, picture: "cup", caption: `${value} point${value === "1" ? "" : "s"}` };
-  }
-  return { kind: name, value: "", picture: name, caption: cupLabel(name) };
-}
-
-// -- Crabe vs Poulpe ---------------------------------------------------------------
-
-const SPECIES = { pincer: "2", heal: "5", search: "10", blind: "2", capture: "5", mimic: "10" };
-const EFFECT_OF_FACE = { alpha: "start", 1: "resist", 4: "offer", 7: "draw-and-discard", 8: "reverse" };
-
-export const EFFECTS = {
-  start: ["Start", "Only opens a round"],
-  resist: ["Resist", "Cancels the effect just played"],
-  offer: ["Offer", "Give a card to the opponent"],
-  "draw-and-discard": ["Draw & discard", "Draw a card, then discard one"],
-  reverse: ["Reverse", "The next card must be lower"],
-  pincer: ["Pincer", "See their hand, send one card back to its draw pile"],
-  heal: ["Heal", "Discard a card, then refill to 5"],
-  search: ["Search", "Take any card of your draw pile"],
-  blind: ["Blind", "Draw a card; plays on anything but Ω"],
-  capture: ["Capture", "You may take the card beneath"],
-  mimic: ["Mimic", "See their hand, copy one of its effects"],
-};
-
-export function cvpFace(name) {
-  const dash = name.indexOf("-");
-  const colour = name.slice(0, dash);
-  const face = name.slice(dash + 1);
-  const value = SPECIES[face] ?? (face === "alpha" ? "α" : face === "omega" ? "Ω" : face);
-  const effect = SPECIES[face] ? face : EFFECT_OF_FACE[face] ?? null;
-  return { colour, value, effect };
-}
-
-export function cvpLabel(name) {
-  const { colour, value, effect } = cvpFace(name);
-  const who = colour === "crab" ? "Crab" : "Octopus";
-  return `${who} ${value}${effect ? ` (${EFFECTS[effect][0]})` : ""}`;
-}
-
-// -- both ----------------------------------------------------------------------------
-
-// One card: a button when it can be chosen (onclick), else a plain face.
-export function card(game, name, { onclick, selected, hint, target, small, key, changed, disabled, title } = {}) {
-  const cvp = game === "crabe-vs-poulpe";
-  const face = cvp ? cvpFace(name) : cupFace(name);
-  const label = cvp ? cvpLabel(name) : cupLabel(name);
-  const classes = ["card", cvp ? `cvp ${face.colour}` : `cup-card ${face.kind} v${face.value}`,
+// One card: a button when it can be chosen (onclick), else a plain face. `look(name)` is
+// the game's drawing of it: { label, classes, tip, inner } (cupcrab.js, cvp.js).
+export function card(look, name, { onclick, selected, hint, target, small, key, changed, disabled, title } = {}) {
+  const drawn = look(name);
+  const classes = ["card", drawn.classes,
     selected && "selected", hint && "hint", target && "target", small && "small", changed && "changed",
     onclick && "choosable"].filter(Boolean).join(" ");
-  const tip = title || (cvp ? (face.effect ? `${label}: ${EFFECTS[face.effect][1]}` : label) : `${label}${CUP_TEXT[name] ? `: ${CUP_TEXT[name]}` : ""}`);
-  const inner = cvp ? cvpInner(face) : cupInner(face);
-  const attrs = { class: classes, title: tip, "data-card": name, "aria-label": label, "data-key": key };
-  if (onclick) return h("button", { ...attrs, type: "button", onclick, disabled, "aria-pressed": selected === undefined ? null : String(!!selected) }, inner);
-  return h("div", { ...attrs, role: "img" }, inner);
+  const attrs = { class: classes, title: title || drawn.tip, "data-card": name, "aria-label": drawn.label, "data-key": key };
+  if (onclick) return h("button", { ...attrs, type: "button", onclick, disabled, "aria-pressed": selected === undefined ? null : String(!!selected) }, drawn.inner);
+  return h("div", { ...attrs, role: "img" }, drawn.inner);
 }
 
-function cupInner(face) {
-  return [
-    h("span.corner", {}, face.value),
-    icon(face.picture),
-    h("span.caption", {}, face.caption),
-  ];
-}
-
-function cvpInner(face) {
-  return [
-    h("span.corner", {}, face.value),
-    h("span.big", {}, face.value),
-    icon(face.colour === "crab" ? "crab" : "octopus"),
-    h("span.caption", {}, face.effect ? EFFECTS[face.effect][0] : ""),
-  ];
-}
-
-export function cardBack(game, { small, key } = {}) {
-  return h("div.card.back", { class: small ? "small" : "", "aria-hidden": "true", "data-key": key }, icon(game === "crabe-vs-poulpe" ? "octopus" : "crab"));
+// A face-down card showing `picture` (each game registers its own, game-registry.js).
+export function cardBack(picture, { small, key } = {}) {
+  return h("div.card.back", { class: small ? "small" : "", "aria-hidden": "true", "data-key": key }, icon(picture));
 }

@@ -2,10 +2,10 @@
 // on a target. Every choice offered is one of the legal moves the API listed.
 
 import { h, moveKey } from "./dom.js";
-import { card, cupLabel, icon } from "./cards.js";
+import { card, icon } from "./cards.js";
+import { register } from "./game-registry.js";
 
 const KINDS = ["cup-1", "cup-2", "cup-3", "cup-4", "cup-5", "cup-6", "cup-8", "cup-10", "crab", "octopus", "bottle"];
-const GAME = "cup-the-crab";
 const CLAIMERS = new Set(["crab", "octopus"]);
 
 function counts(cards) {
@@ -28,9 +28,41 @@ function chosenSelect(ctx) {
   return selects(ctx).find((m) => moveKey({ ...m, cards: chosen }) === moveKey(m)) || null;
 }
 
+// -- cards -------------------------------------------------------------------------
+
+const CUP_TEXT = {
+  crab: "Claims a stack without a Bottle",
+  octopus: "Claims a stack with a Bottle",
+  bottle: "Seals a stack: only an Octopus takes it",
+};
+
+function cupLabel(name) {
+  if (name.startsWith("cup-")) return `Cup ${name.slice(4)}`;
+  return name[0].toUpperCase() + name.slice(1);
+}
+
+function cupFace(name) {
+  if (name.startsWith("cup-")) {
+    const value = name.slice(4);
+    return { kind: "cup", value, picture: "cup", caption: `${value} point${value === "1" ? "" : "s"}` };
+  }
+  return { kind: name, value: "", picture: name, caption: cupLabel(name) };
+}
+
+// A card's drawing (cards.js draws the card around it).
+function look(name) {
+  const face = cupFace(name);
+  return {
+    label: cupLabel(name),
+    classes: `cup-card ${face.kind} v${face.value}`,
+    tip: `${cupLabel(name)}${CUP_TEXT[name] ? `: ${CUP_TEXT[name]}` : ""}`,
+    inner: [h("span.corner", {}, face.value), icon(face.picture), h("span.caption", {}, face.caption)],
+  };
+}
+
 // -- seats -------------------------------------------------------------------------
 
-export function seatInfo(ctx, seat) {
+function seatInfo(ctx, seat) {
   const s = ctx.view.seats[seat];
   const selecting = ctx.view.phase === "select";
   return [
@@ -72,7 +104,7 @@ function cascadeStep(cards) {
   return String(cards > 1 ? Math.min(0.38, 1.2 / (cards - 1)) : 0.38);
 }
 
-export function board(ctx) {
+function board(ctx) {
   const { view, ui } = ctx;
   const targets = targetsOf(ctx);
   const free = view.stacks.indexOf(null);
@@ -86,7 +118,7 @@ export function board(ctx) {
            move && CLAIMERS.has(move.card) ? h("span.badge.claim", {}, "claim") : null),
          h("div.cascades", {}, columns(stack.cards).map((cards, c) =>
            h("div.cascade", { style: { "--step": cascadeStep(cards.length) } },
-             cards.map((name, i) => card(GAME, name, { small: true, key: `s${slot}-${c}-${i}` })))))]
+             cards.map((name, i) => card(look, name, { small: true, key: `s${slot}-${c}-${i}` })))))]
       : [h("div.free", {}, move ? "Start a new stack here" : "free slot")];
     const attrs = { class: ["slot", stack ? "stack" : "empty", move && "target", changed && "changed",
       move && hinted === moveKey(move) && "hint"].filter(Boolean).join(" "), "aria-label": title, "data-key": `slot-${slot}` };
@@ -98,7 +130,7 @@ export function board(ctx) {
   const discardAttrs = { class: ["slot", "discards", targets.discard && "target", ctx.changed.has("discards") && "changed",
     targets.discard && hinted === moveKey(targets.discard) && "hint"].filter(Boolean).join(" "), "aria-label": "Discards", "data-key": "discards" };
   const discardContent = [h("div.stack-head", {}, "Discards ", h("b", {}, discards.length)),
-    h("div.cascade", {}, discards.slice(-3).map((name, i) => card(GAME, name, { small: true, key: `d${i}` })))];
+    h("div.cascade", {}, discards.slice(-3).map((name, i) => card(look, name, { small: true, key: `d${i}` })))];
   return h("div.cup-board", {},
     h("div.stacks", {}, slots),
     targets.discard
@@ -108,7 +140,7 @@ export function board(ctx) {
 
 // -- the player's cards ------------------------------------------------------------
 
-export function hand(ctx) {
+function hand(ctx) {
   const { view, ui } = ctx;
   if (!view.hand) return h("p.spectator", {}, "You are watching this game.");
   const selecting = selects(ctx).length > 0;
@@ -124,7 +156,7 @@ export function hand(ctx) {
       const add = selecting && left > 0 && (ui.selection || []).length < 3
         ? () => ctx.set({ selection: [...(ui.selection || []), name] }) : null;
       return h("div.group", {},
-        card(GAME, name, { small: true, onclick: selecting ? add || (() => {}) : null, disabled: selecting && !add,
+        card(look, name, { small: true, onclick: selecting ? add || (() => {}) : null, disabled: selecting && !add,
           key: `r-${name}`, hint: (hintCards.get(name) || 0) > (chosen.get(name) || 0) }),
         h("span.count", { "aria-label": `${left} of this card` }, `×${selecting ? left : n}`));
     })));
@@ -135,7 +167,7 @@ function selectionTray(ctx) {
   const chosen = ctx.ui.selection || [];
   const move = chosenSelect(ctx);
   const slots = [0, 1, 2].map((i) => chosen[i]
-    ? card(GAME, chosen[i], { onclick: () => ctx.set({ selection: chosen.filter((_, j) => j !== i) }),
+    ? card(look, chosen[i], { onclick: () => ctx.set({ selection: chosen.filter((_, j) => j !== i) }),
       key: `pick-${i}`, selected: true, hint: ctx.ui.hint?.type === "select", title: `${cupLabel(chosen[i])}: click to put it back` })
     : h("div.card.placeholder", { "aria-hidden": "true" }, "?"));
   return h("div.tray", { "aria-label": "This round's three cards" },
@@ -153,7 +185,7 @@ function handTray(ctx) {
     if (!name) return h("div.card.placeholder", { "aria-hidden": "true" });
     const playable = movesOf(ctx, name).length > 0;
     const picked = ui.pickedIndex === i;  // copies of a card are alike, but one is picked
-    return card(GAME, name, {
+    return card(look, name, {
       onclick: playable ? () => ctx.set(picked ? { picked: null, pickedIndex: null } : { picked: name, pickedIndex: i }) : null,
       selected: playable ? picked : undefined, key: `hand-${i}-${name}`,
       hint: ui.hint && ui.hint.card === name && !ui.picked,
@@ -167,7 +199,7 @@ function handTray(ctx) {
 
 // -- words ---------------------------------------------------------------------------
 
-export function prompt(ctx) {
+function prompt(ctx) {
   const { view, ui } = ctx;
   const round = `Round ${view.round} of 7`;
   if (view.phase === "over") return `${round}: the game is over.`;
@@ -184,7 +216,7 @@ export function prompt(ctx) {
   return `Place your ${cupLabel(ui.picked)}: click a highlighted stack, slot or pile. Esc to cancel.`;
 }
 
-export function describeMove(move) {
+function describeMove(move) {
   switch (move.type) {
     case "select": return move.cards ? `chose ${move.cards.map(cupLabel).join(", ")}` : "chose 3 cards";
     case "play": return CLAIMERS.has(move.card)
@@ -197,13 +229,13 @@ export function describeMove(move) {
 }
 
 // What a suggestion means on screen: the three cards chosen, or the card picked.
-export function applyHint(ctx, move) {
+function applyHint(ctx, move) {
   if (move.type === "select") return { hint: move, selection: [...move.cards] };
   return { hint: move, picked: move.card, pickedIndex: ctx.view.hand.indexOf(move.card) };
 }
 
 // Which parts of the table changed between two views, for a short highlight.
-export function changes(before, after) {
+function changes(before, after) {
   const changed = new Set();
   if (!before) return changed;
   after.stacks.forEach((stack, slot) => {
@@ -216,9 +248,18 @@ export function changes(before, after) {
   return changed;
 }
 
-export function resultColumns(result, seat) {
+function resultColumns(result, seat) {
   return [["Points", result.scores[seat]], ["Cups won", result.cups[seat]]];
 }
 
-export const title = "Cup the Crab";
-export const rounds = 7;
+register({
+  name: "cup-the-crab",
+  title: "Cup the Crab",
+  description: "2 to 5 players. Pick 3 cards in secret each round, build stacks of cups and claim them with Crabs and Octopuses.",
+  icon: "crab",
+  players: [2, 5],
+  options: null,
+  back: "crab",
+  rounds: 7,
+  seatInfo, board, hand, prompt, describeMove, applyHint, changes, resultColumns,
+});

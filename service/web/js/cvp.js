@@ -2,9 +2,61 @@
 // (a normal turn, a Resist window, each effect's choice) built from the listed legal moves.
 
 import { h, moveKey } from "./dom.js";
-import { EFFECTS, card, cardBack, cvpFace, cvpLabel, icon } from "./cards.js";
+import { card, cardBack, icon } from "./cards.js";
+import { register } from "./game-registry.js";
 
-const GAME = "crabe-vs-poulpe";
+const BACK = "octopus";
+// -- cards -------------------------------------------------------------------------
+
+const SPECIES = { pincer: "2", heal: "5", search: "10", blind: "2", capture: "5", mimic: "10" };
+const EFFECT_OF_FACE = { alpha: "start", 1: "resist", 4: "offer", 7: "draw-and-discard", 8: "reverse" };
+
+const EFFECTS = {
+  start: ["Start", "Only opens a round"],
+  resist: ["Resist", "Cancels the effect just played"],
+  offer: ["Offer", "Give a card to the opponent"],
+  "draw-and-discard": ["Draw & discard", "Draw a card, then discard one"],
+  reverse: ["Reverse", "The next card must be lower"],
+  pincer: ["Pincer", "See their hand, send one card back to its draw pile"],
+  heal: ["Heal", "Discard a card, then refill to 5"],
+  search: ["Search", "Take any card of your draw pile"],
+  blind: ["Blind", "Draw a card; plays on anything but Ω"],
+  capture: ["Capture", "You may take the card beneath"],
+  mimic: ["Mimic", "See their hand, copy one of its effects"],
+};
+
+function cvpFace(name) {
+  const dash = name.indexOf("-");
+  const colour = name.slice(0, dash);
+  const face = name.slice(dash + 1);
+  const value = SPECIES[face] ?? (face === "alpha" ? "α" : face === "omega" ? "Ω" : face);
+  const effect = SPECIES[face] ? face : EFFECT_OF_FACE[face] ?? null;
+  return { colour, value, effect };
+}
+
+function cvpLabel(name) {
+  const { colour, value, effect } = cvpFace(name);
+  const who = colour === "crab" ? "Crab" : "Octopus";
+  return `${who} ${value}${effect ? ` (${EFFECTS[effect][0]})` : ""}`;
+}
+
+// A card's drawing (cards.js draws the card around it).
+function look(name) {
+  const face = cvpFace(name);
+  const label = cvpLabel(name);
+  return {
+    label,
+    classes: `cvp ${face.colour}`,
+    tip: face.effect ? `${label}: ${EFFECTS[face.effect][1]}` : label,
+    inner: [
+      h("span.corner", {}, face.value),
+      h("span.big", {}, face.value),
+      icon(face.colour === "crab" ? "crab" : "octopus"),
+      h("span.caption", {}, face.effect ? EFFECTS[face.effect][0] : ""),
+    ],
+  };
+}
+
 const HAND_MOVES = new Set(["play", "discard", "give"]);
 const COLOUR = { crab: "Crab (blue)", octopus: "Octopus (red)" };
 
@@ -14,7 +66,7 @@ const isHint = (ctx, move) => !!ctx.ui.hint && moveKey(ctx.ui.hint) === moveKey(
 
 // -- seats -------------------------------------------------------------------------
 
-export function seatInfo(ctx, seat) {
+function seatInfo(ctx, seat) {
   const s = ctx.view.seats[seat];
   return [
     h("div.score", { title: "hand + draw pile: the first to run out wins" }, h("b", {}, s.hand_size + s.draw_size), " cards left"),
@@ -29,7 +81,7 @@ export function seatInfo(ctx, seat) {
 // A draw pile: face down, its size on it.
 function deck(size, label) {
   return h("div.deck", { class: size ? "" : "empty", "aria-label": `${label}: ${size} cards`, title: `${label}: ${size} cards` },
-    size ? cardBack(GAME, { small: true }) : h("div.card.small.placeholder", {}), h("span.deck-count", {}, size));
+    size ? cardBack(BACK, { small: true }) : h("div.card.small.placeholder", {}), h("span.deck-count", {}, size));
 }
 
 // -- board -------------------------------------------------------------------------
@@ -41,7 +93,7 @@ function rule(view) {
   return view.lower ? `Reverse: the next card must be lower than ${value}` : `Next card must be higher than ${value}`;
 }
 
-export function board(ctx) {
+function board(ctx) {
   const { view } = ctx;
   const opponent = 1 - (ctx.you ?? 0);
   const other = view.seats[opponent];
@@ -51,12 +103,12 @@ export function board(ctx) {
   return h("div.cvp-board", {},
     h("div.opponent-hand", { "aria-label": `${ctx.name(opponent)}'s hand: ${other.hand_size} cards` },
       deck(other.draw_size, `${possessive(ctx.name(opponent))} draw pile`),
-      h("div.fan", {}, Array.from({ length: other.hand_size }, (_, i) => cardBack(GAME, { small: true, key: `ob-${i}` }))),
+      h("div.fan", {}, Array.from({ length: other.hand_size }, (_, i) => cardBack(BACK, { small: true, key: `ob-${i}` }))),
       h("span.row-label", {}, `${ctx.name(opponent)}: ${other.hand_size} in hand, ${other.draw_size} to draw`)),
     h("div.pile-area", {},
       h("div.pile", { class: ctx.changed.has("pile") ? "changed" : "", "aria-label": `Round pile, ${pile.length} cards` },
         pile.length > shown.length ? h("span.more", {}, `+${pile.length - shown.length}`) : null,
-        shown.map((name, i) => card(GAME, name, { key: `p${pile.length - shown.length + i}`,
+        shown.map((name, i) => card(look, name, { key: `p${pile.length - shown.length + i}`,
           small: i < shown.length - 1, changed: i === shown.length - 1 && ctx.changed.has("pile") })),
         pile.length ? null : h("div.card.placeholder", {}, "pile")),
       h("div.pile-notes", {},
@@ -67,14 +119,14 @@ export function board(ctx) {
 
 // -- the player's cards ------------------------------------------------------------
 
-export function hand(ctx) {
+function hand(ctx) {
   const { view } = ctx;
   if (!view.hand) return h("p.spectator", {}, "You are watching this game.");
   const byCard = new Map(ctx.legal.filter((m) => HAND_MOVES.has(m.type)).map((m) => [m.card, m]));
   return h("div.tray.cvp-hand", { "aria-label": "Your hand" },
     h("div.cards", {}, view.hand.map((name, i) => {
       const move = byCard.get(name);
-      return card(GAME, name, { key: `h-${i}-${name}`, onclick: move ? () => ctx.send(move) : null,
+      return card(look, name, { key: `h-${i}-${name}`, onclick: move ? () => ctx.send(move) : null,
         hint: move && isHint(ctx, move), title: move ? `${cvpLabel(name)}: ${verb(move)}` : undefined });
     }), view.hand.length ? null : h("div.card.placeholder", {}, "empty")),
     h("div.tray-actions", {}, deck(view.seats[ctx.you].draw_size, "Your draw pile"),
@@ -87,7 +139,7 @@ function verb(move) {
 
 // -- the prompt: words and the choices that are not a card of the hand ---------------
 
-export function prompt(ctx) {
+function prompt(ctx) {
   const { view } = ctx;
   if (view.phase === "over") return "The game is over.";
   const mover = view.to_move[0];
@@ -120,7 +172,7 @@ function waitingText(view) {
 }
 
 // Choices shown beside the prompt: revealed cards, the draw pile, and the word moves.
-export function choices(ctx) {
+function choices(ctx) {
   const { view } = ctx;
   const items = [];
   const zone = (cards, type, label) => {
@@ -128,7 +180,7 @@ export function choices(ctx) {
     items.push(h("div.zone", { "aria-label": label }, h("span.row-label", {}, label),
       h("div.cards", {}, cards.map((name, i) => {
         const move = byCard.get(name);
-        return card(GAME, name, { small: true, key: `${type}-${i}-${name}`, onclick: move ? () => ctx.send(move) : null, hint: move && isHint(ctx, move) });
+        return card(look, name, { small: true, key: `${type}-${i}-${name}`, onclick: move ? () => ctx.send(move) : null, hint: move && isHint(ctx, move) });
       }))));
   };
   if (view.revealed) zone(view.revealed, "pincer", "Their hand");
@@ -155,7 +207,7 @@ function buttonText(ctx, move) {
   }
 }
 
-export function describeMove(move) {
+function describeMove(move) {
   switch (move.type) {
     case "play": return `played ${cvpLabel(move.card)}`;
     case "pass": return "passed";
@@ -170,11 +222,11 @@ export function describeMove(move) {
   }
 }
 
-export function applyHint(ctx, move) {
+function applyHint(ctx, move) {
   return { hint: move };
 }
 
-export function changes(before, after) {
+function changes(before, after) {
   const changed = new Set();
   if (!before) return changed;
   if (JSON.stringify(before.pile) !== JSON.stringify(after.pile)) changed.add("pile");
@@ -184,8 +236,26 @@ export function changes(before, after) {
   return changed;
 }
 
-export function resultColumns(result, seat) {
+function resultColumns(result, seat) {
   return [["Cards left", result.cards_left[seat]]];
 }
 
-export const title = "Crabe vs Poulpe";
+// The deck of a new game: the option the API takes as "mode".
+function deckForm(chosen, choose) {
+  return h("fieldset.options", {}, h("legend", {}, "Deck"),
+    h("div.segmented", {}, [["symmetrical", "Classic: 24 cards each"], ["asymmetrical", "With species cards: 27 each"]].map(([mode, text]) =>
+      h("label", { class: chosen.mode === mode ? "chosen" : "" },
+        h("input", { type: "radio", name: "mode", value: mode, checked: chosen.mode === mode, onchange: () => choose({ mode }) }), text))));
+}
+
+register({
+  name: "crabe-vs-poulpe",
+  title: "Crabe vs Poulpe",
+  description: "A duel. Climb the pile with higher cards, use effects, Resist your opponent's. Empty your hand and draw pile first.",
+  icon: "octopus",
+  players: [2, 2],
+  options: { defaults: { mode: "symmetrical" }, form: deckForm },
+  back: BACK,
+  rounds: null,
+  seatInfo, board, hand, prompt, choices, describeMove, applyHint, changes, resultColumns,
+});

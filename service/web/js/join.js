@@ -2,9 +2,8 @@
 
 import { api } from "./api.js";
 import { h, patch } from "./dom.js";
+import { gameOf } from "./games.js";
 import { playerName, remember, setPlayerName } from "./saved.js";
-
-const TITLES = { "cup-the-crab": "Cup the Crab", "crabe-vs-poulpe": "Crabe vs Poulpe" };
 
 export function openJoin(root, { id, seat }) {
   let game = null;
@@ -34,7 +33,7 @@ export function openJoin(root, { id, seat }) {
     patch(root, h("div.start.join", {},
       h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table")),
       h("form.setup", { onsubmit: join, "aria-label": "Join the game" },
-          h("h2", {}, game ? `${TITLES[game.game] || game.game}, ${game.view.players} players` : "A game"),
+          h("h2", {}, game ? `${gameOf(game.game)?.title || game.game}, ${game.view.players} players` : "A game"),
           game ? h("p", {}, game.status === "waiting" ? `${open.length} seat${open.length === 1 ? "" : "s"} still open.` : "This game has already started.") : null,
           h("label.field", {}, "Your name ", h("input", { name: "name", type: "text", value: name, maxLength: 24, placeholder: "so the others know who you are", "data-key": "name",
             oninput: (e) => { name = e.target.value; } })),

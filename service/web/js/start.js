@@ -4,24 +4,29 @@
 import { api } from "./api.js";
 import { h, patch } from "./dom.js";
 import { icon } from "./cards.js";
+import { gameOf, games } from "./games.js";
 import { playerName, recentGames, remember, setPlayerName } from "./saved.js";
 
 // The service's strength levels (core.ai.LEVELS, measured against each other in docs/ai.md).
 export const STRENGTHS = [["Level 1 · beginner", 1], ["Level 2 · casual", 2], ["Level 3 · club", 3],
                           ["Level 4 · strong", 4], ["Level 5 · expert", 5]];
-const TITLES = { "cup-the-crab": "Cup the Crab", "crabe-vs-poulpe": "Crabe vs Poulpe" };
 const CLOCKS = [["No clock", null], ["30 s a turn", 30], ["2 min a turn", 120], ["1 day a turn", 86400]];
 
 export function openStart(root) {
-  const form = { game: "cup-the-crab", players: 3, mode: "symmetrical", seats: [], clock: null, onTimeout: "ai", listed: true, name: playerName() };
+  // Each game's creation options are kept apart, so that switching games loses none.
+  const form = { game: games()[0].name, players: 3, options: Object.fromEntries(games().map((g) => [g.name, { ...g.options?.defaults }])),
+                 seats: [], clock: null, onTimeout: "ai", listed: true, name: playerName() };
   let error = "";
   let busy = false;
   let waiting = null;
+  const chosen = () => gameOf(form.game);
+  // The seats of the chosen game: the players picked, within what the game takes.
+  const seatCount = () => { const [fewest, most] = chosen().players; return Math.min(Math.max(form.players, fewest), most); };
   const seatsFor = (n) => Array.from({ length: n }, (_, i) => form.seats[i] || (i === 0 ? { type: "human" } : { type: "ai", strength: 2 }));
 
   function set(changes) {
     Object.assign(form, changes);
-    form.seats = seatsFor(form.game === "crabe-vs-poulpe" ? 2 : form.players);
+    form.seats = seatsFor(seatCount());
     render();
   }
 
@@ -50,7 +55,7 @@ export function openStart(root) {
       return { type: "open" };
     });
     const body = { game: form.game, players: form.seats.length, seats };
-    if (form.game === "crabe-vs-poulpe") body.options = { mode: form.mode };
+    if (chosen().options) body.options = { ...form.options[form.game] };
     if (form.clock) Object.assign(body, { turn_seconds: form.clock, on_timeout: form.onTimeout });
     if (seats.some((s) => s.type === "open")) body.listed = form.listed;
     return body;
@@ -60,10 +65,9 @@ export function openStart(root) {
     patch(root, h("div.start", {},
       h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table"), h("p", {}, "Two card games from the seaside. Play against the AI or with friends.")),
       h("form.setup", { onsubmit: create, "aria-label": "New game" },
-        h("fieldset.games", {}, h("legend", {}, "Game"),
-          gameTile("cup-the-crab", "Cup the Crab", "2 to 5 players. Pick 3 cards in secret each round, build stacks of cups and claim them with Crabs and Octopuses.", "crab"),
-          gameTile("crabe-vs-poulpe", "Crabe vs Poulpe", "A duel. Climb the pile with higher cards, use effects, Resist your opponent's. Empty your hand and draw pile first.", "octopus")),
-        options(),
+        h("fieldset.games", {}, h("legend", {}, "Game"), games().map(gameTile)),
+        playersFieldset(),
+        optionsFieldset(),
         seatsFieldset(),
         clockFieldset(),
         h("div.actions", {},
@@ -73,22 +77,29 @@ export function openStart(root) {
       recent()));
   }
 
-  function gameTile(value, title, text, picture) {
+  function gameTile(game) {
+    const value = game.name;
     return h("label.tile", { class: form.game === value ? "chosen" : "" },
       h("input", { type: "radio", name: "game", value, checked: form.game === value, onchange: () => set({ game: value }) }),
-      icon(picture), h("b", {}, title), h("span", {}, text));
+      icon(game.icon), h("b", {}, game.title), h("span", {}, game.description));
   }
 
-  function options() {
-    if (form.game === "cup-the-crab") {
-      return h("fieldset.options", {}, h("legend", {}, "Players"),
-        h("div.segmented", {}, [2, 3, 4, 5].map((n) => h("label", { class: form.players === n ? "chosen" : "" },
-          h("input", { type: "radio", name: "players", value: n, checked: form.players === n, onchange: () => set({ players: n }) }), `${n}`))));
-    }
-    return h("fieldset.options", {}, h("legend", {}, "Deck"),
-      h("div.segmented", {}, [["symmetrical", "Classic: 24 cards each"], ["asymmetrical", "With species cards: 27 each"]].map(([mode, text]) =>
-        h("label", { class: form.mode === mode ? "chosen" : "" },
-          h("input", { type: "radio", name: "mode", value: mode, checked: form.mode === mode, onchange: () => set({ mode }) }), text))));
+  // A choice of player counts, for a game that takes more than one.
+  function playersFieldset() {
+    const [fewest, most] = chosen().players;
+    if (fewest === most) return null;
+    const counts = Array.from({ length: most - fewest + 1 }, (_, i) => fewest + i);
+    return h("fieldset.options", {}, h("legend", {}, "Players"),
+      h("div.segmented", {}, counts.map((n) => h("label", { class: form.players === n ? "chosen" : "" },
+        h("input", { type: "radio", name: "players", value: n, checked: form.players === n, onchange: () => set({ players: n }) }), `${n}`))));
+  }
+
+  // The chosen game's own creation options (its module draws them).
+  function optionsFieldset() {
+    const options = chosen().options;
+    if (!options) return null;
+    const mine = form.options[form.game];
+    return options.form(mine, (changes) => { Object.assign(mine, changes); render(); });
   }
 
   function seatsFieldset() {
@@ -125,7 +136,7 @@ export function openStart(root) {
     return h("section.lobby", { "aria-label": "Games waiting for players" }, h("h2", {}, "Waiting for players"),
       waiting === null ? h("p.note", {}, "Looking…") : games.length ? h("ul.game-list", {}, games.map((g) => {
         const open = g.seats.filter((s) => s.type === "open").length;
-        return h("li", {}, h("b", {}, TITLES[g.game] || g.game), ` · ${g.players} players · ${open} open seat${open === 1 ? "" : "s"}`,
+        return h("li", {}, h("b", {}, gameOf(g.game)?.title || g.game), ` · ${g.players} players · ${open} open seat${open === 1 ? "" : "s"}`,
           g.clock ? ` · ${g.clock.turn_seconds}s a turn` : "",
           h("a.button.ghost", { href: `#/join/${g.id}`, "data-key": `join-${g.id}` }, "Join"));
       })) : h("p.note", {}, "No game is waiting. Create one and invite friends!"));
@@ -135,7 +146,7 @@ export function openStart(root) {
     const games = recentGames().slice(0, 6);
     if (!games.length) return null;
     return h("section.recent", { "aria-label": "Your games" }, h("h2", {}, "Your games"),
-      h("ul.game-list", {}, games.map((g) => h("li", {}, h("a", { href: `#/g/${g.id}` }, TITLES[g.game] || "Game"), ` · ${new Date(g.at).toLocaleString()}`))));
+      h("ul.game-list", {}, games.map((g) => h("li", {}, h("a", { href: `#/g/${g.id}` }, gameOf(g.game)?.title || "Game"), ` · ${new Date(g.at).toLocaleString()}`))));
   }
 
   async function refreshLobby() {

@@ -6,11 +6,9 @@ import { api, ApiError } from "./api.js";
 import { h, patch } from "./dom.js";
 import { follow } from "./stream.js";
 import { remember, seatOf } from "./saved.js";
-import * as cupcrab from "./cupcrab.js";
-import * as cvp from "./cvp.js";
+import { gameOf } from "./games.js";
 import { seatName, tableView, tickClocks } from "./table-view.js";
 
-const GAMES = { "cup-the-crab": cupcrab, "crabe-vs-poulpe": cvp };
 // How long each move stays on screen when several arrive at once (none for those who ask
 // their system for reduced motion).
 const STEP_MS = matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 450;
@@ -35,7 +33,7 @@ export function openTable(root, { id }) {
 
   function context() {
     const body = state.body;
-    const game = GAMES[body.game];
+    const game = gameOf(body.game);
     const you = body.you;
     return {
       game, body, view: body.view, you, id, token,
@@ -57,7 +55,7 @@ export function openTable(root, { id }) {
       // What the player was choosing stays while its choices stay (another seat's secret
       // selection must not undo this player's half-made one).
       if (JSON.stringify(body.legal_moves) !== JSON.stringify(previous?.legal_moves)) state.ui = {};
-      state.changed = previous ? GAMES[body.game].changes(previous.view, body.view) : new Set();
+      state.changed = previous ? gameOf(body.game).changes(previous.view, body.view) : new Set();
       clearTimeout(flashTimer);
       flashTimer = setTimeout(() => { state.changed = new Set(); render(); }, FLASH_MS);
       if (entry) addEntry(entry); else refreshHistory();
@@ -119,7 +117,7 @@ export function openTable(root, { id }) {
     try {
       const found = await api.suggest(id, token, HINT_LEVEL);
       state.thinking = false;
-      if (found.version === state.body.version) Object.assign(state.ui, GAMES[state.body.game].applyHint(context(), found.move));
+      if (found.version === state.body.version) Object.assign(state.ui, gameOf(state.body.game).applyHint(context(), found.move));
     } catch (error) {
       state.thinking = false;
       state.error = words(error);

@@ -1,21 +1,27 @@
-"""Cup the Crab's game vtable for the search of core/ismcts.pyx.
+"""Cup the Crab in C for the game-agnostic loops: its GameVTable (core/vtable.pxd), read
+by the search of core/ismcts.pyx and by the batched vector of core/vector.pyx, and the
+determinizer's Python face (what a seat's history proved, for core.ai).
 
-Each function adapts one C function of core/cupcrab.pyx to the vtable's `void*`
-signatures.  The simultaneous selection is searched seat by seat: the other seats'
-pending selections come first and are hidden from the observer (the search draws them
-at random and adds no tree edge), then the observer's own selection; the play phase
-follows the table's turn order.
+Each function adapts one C function of rules.pyx or observation.pyx to the vtable's
+`void*` signatures.  The search takes the simultaneous selection seat by seat: the other
+seats' pending selections come first and are hidden from the observer (the search draws
+them at random and adds no tree edge), then the observer's own selection; the play phase
+follows the table's turn order.  The vector takes it from the lowest seat that has not
+selected (cc_next_decider).
 """
 
 from libc.stdint cimport uint16_t
 from cpython.pycapsule cimport PyCapsule_New
 
 from core.rng cimport Rng
-from core.cupcrab cimport (CCState, CC_CUP_KINDS, CC_KINDS, CC_MAX_LEGAL, CC_MAX_PLAYERS,
-                           CC_N_ACTIONS, CC_CARDS_PER_SEAT, PHASE_OVER, PHASE_PLAY,
-                           PHASE_SELECT, cc_apply_action, cc_determinize_within,
-                           cc_legal_actions, cc_random_playout, cc_state_of, cc_winners)
-from core.ismcts cimport GameVTable
+from core.games.cupcrab.rules cimport (CCState, CC_CUP_KINDS, CC_KINDS, CC_MAX_LEGAL,
+                                       CC_MAX_PLAYERS, CC_N_ACTIONS, CC_CARDS_PER_SEAT,
+                                       PHASE_OVER, PHASE_PLAY, PHASE_SELECT, cc_apply_action,
+                                       cc_deal, cc_determinize_within, cc_legal_actions,
+                                       cc_random_playout, cc_state_of, cc_winners)
+from core.games.cupcrab.observation cimport (CCMemory, cc_next_decider, cc_observation_size,
+                                             ccm_record, ccm_reset, cc_write_observation)
+from core.vtable cimport GameVTable, VTABLE_CAPSULE
 
 import struct
 
@@ -23,6 +29,8 @@ NAME = "cup-the-crab"
 INFO_SIZE = 2 * CC_MAX_PLAYERS          # a uint16 kind mask per seat (see hand_allow)
 ALL_KINDS = (1 << CC_KINDS) - 1
 
+
+# -- the search (legal, apply and rewards serve the vector too) ------------------------
 
 cdef int _players(const void* s) noexcept nogil:
     return (<const CCState*>s).players
@@ -71,27 +79,56 @@ cdef void _rewards(const void* s, double* out) noexcept nogil:
         out[seat] = 1.0 / winners if won[seat] else 0.0
 
 
+# -- the batched vector -------------------------------------------------------------
+
+cdef void _deal(void* s, const void* like, int first_player, Rng* rng) noexcept nogil:
+    cc_deal(<CCState*>s, (<const CCState*>like).players, first_player, rng)
+
+
+cdef int _decider(const void* s) noexcept nogil:
+    return cc_next_decider(<const CCState*>s)
+
+
+cdef void _forget(void* m) noexcept nogil:
+    ccm_reset(<CCMemory*>m)
+
+
+cdef void _record(void* m, const void* s, int seat, int action) noexcept nogil:
+    ccm_record(<CCMemory*>m, <const CCState*>s, seat, action)
+
+
+cdef void _observe(const void* s, const void* m, int seat, float* out) noexcept nogil:
+    cc_write_observation(<const CCState*>s, <const CCMemory*>m, seat, out)
+
+
 cdef GameVTable VTABLE
 VTABLE.name = b"cup-the-crab"
 VTABLE.state_size = sizeof(CCState)
 VTABLE.info_size = INFO_SIZE
+VTABLE.memory_size = sizeof(CCMemory)
 VTABLE.n_actions = CC_N_ACTIONS
 VTABLE.max_legal = CC_MAX_LEGAL
 VTABLE.max_players = CC_MAX_PLAYERS
 VTABLE.max_depth = 7 * CC_MAX_PLAYERS + CC_CARDS_PER_SEAT * CC_MAX_PLAYERS
+VTABLE.legal_actions = _legal
+VTABLE.apply_action = _apply
+VTABLE.rewards = _rewards
 VTABLE.players = _players
 VTABLE.actor = _actor
 VTABLE.hidden = _hidden
-VTABLE.legal_actions = _legal
-VTABLE.apply_action = _apply
 VTABLE.determinize = _determinize
 VTABLE.playout = _playout
-VTABLE.rewards = _rewards
+VTABLE.deal = _deal
+VTABLE.decider = _decider
+VTABLE.observation_size = cc_observation_size
+VTABLE.forget = _forget
+VTABLE.record = _record
+VTABLE.observe = _observe
 
 
 def vtable() -> object:
-    """The vtable as a PyCapsule for core.ismcts.search."""
-    return PyCapsule_New(&VTABLE, b"core.ismcts.GameVTable", NULL)
+    """The vtable as a PyCapsule, for core.ismcts.search and core.vector.Vector."""
+    return PyCapsule_New(&VTABLE, VTABLE_CAPSULE, NULL)
 
 
 def raw_state(state) -> bytes:

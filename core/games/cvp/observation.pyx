@@ -12,7 +12,7 @@ core/vector.pyx.
 from libc.stdint cimport uint8_t, uint16_t
 from libc.string cimport memset, memcpy
 
-from core.cvp cimport (CvpState, CVP_PLAYERS, CVP_FACES, CVP_KINDS, CVP_MAX_LEGAL,
+from core.games.cvp.rules cimport (CvpState, CVP_PLAYERS, CVP_FACES, CVP_KINDS, CVP_MAX_LEGAL,
                        CVP_N_ACTIONS, CVP_PASS, CVP_DECLINE, CVP_CAPTURE,
                        CVP_PINCER_BASE, CVP_DISCARD_BASE, CVP_SEARCH_BASE, CVP_GIVE_BASE,
                        CVP_COPY_BASE, CVP_NO_SEAT, PH_PINCER, PH_MIMIC, PH_SEARCH, PH_OVER,
@@ -278,7 +278,7 @@ def observation(state, seat, history=None):
     visible_move entries, the seat's own entries carrying what it was shown); None:
     nothing remembered (the memory slices are zeros, `remembers` 0).
     """
-    from core import ai_cvp
+    from core.games.cvp import search
     cdef const CvpState* s = cvp_state_of(state)
     cdef int who = _seat_of(seat)
     cdef CvpMemory mem
@@ -289,7 +289,7 @@ def observation(state, seat, history=None):
     if history is None:
         cvp_write_observation(s, NULL, who, &buf[0])
         return out
-    know = ai_cvp.knowledge(state, who, history)
+    know = search.knowledge(state, who, history)
     memset(&mem, 0, sizeof(CvpMemory))
     for kind, n in know["known_x"].items():
         mem.known_discard[kind] = n

@@ -922,6 +922,9 @@ cdef class CrabeVsPoulpeState(GameStateBase):
 
     cdef CvpState s
 
+    cdef void* c_state(self) noexcept:
+        return &self.s
+
     # -- who moves, what they may do ---------------------------------------
 
     @property
@@ -1147,7 +1150,7 @@ cdef class CrabeVsPoulpeState(GameStateBase):
 
 
 cdef CvpState* cvp_state_of(object state) except NULL:
-    """The C state inside a CrabeVsPoulpeState (for the AI adapter, core/ai_cvp.pyx)."""
+    """The C state inside a CrabeVsPoulpeState (for the AI adapter, core/games/cvp/search.pyx)."""
     if not isinstance(state, CrabeVsPoulpeState):
         raise TypeError(f"expected a {NAME} state, got {type(state).__name__}")
     return &(<CrabeVsPoulpeState>state).s

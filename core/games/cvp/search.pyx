@@ -1,4 +1,6 @@
-"""Crabe vs Poulpe's game vtable and determinizer for the search of core/ismcts.pyx.
+"""Crabe vs Poulpe in C for the game-agnostic loops: its GameVTable (core/vtable.pxd),
+read by the search of core/ismcts.pyx and by the batched vector of core/vector.pyx, and
+its determinizer.
 
 The observer's knowledge beyond its current view (what the game's history showed it) is
 summed up by `info(state, seat, history)` as a `CvpKnow` (bytes): which cards it knows
@@ -17,16 +19,19 @@ from libc.string cimport memcpy, memset
 from cpython.pycapsule cimport PyCapsule_New
 
 from core.rng cimport Rng, rng_next, rng_below
-from core.cvp cimport (CvpState, CVP_PLAYERS, CVP_FACES, CVP_KINDS, CVP_MAX_CARDS,
-                       CVP_MAX_LEGAL, CVP_N_ACTIONS, PH_OVER, PH_PINCER, PH_MIMIC,
-                       PH_SEARCH, PH_HEAL, PH_DISCARD, cvp_apply_action,
-                       cvp_legal_actions, cvp_random_playout, cvp_state_of)
-from core.ismcts cimport GameVTable
+from core.games.cvp.rules cimport (CvpState, CVP_PLAYERS, CVP_FACES, CVP_KINDS,
+                                   CVP_MAX_CARDS, CVP_MAX_LEGAL, CVP_N_ACTIONS, PH_OVER,
+                                   PH_PINCER, PH_MIMIC, PH_SEARCH, PH_HEAL, PH_DISCARD,
+                                   cvp_apply_action, cvp_deal, cvp_legal_actions,
+                                   cvp_random_playout, cvp_state_of)
+from core.games.cvp.observation cimport (CvpMemory, CVP_OBSERVATION_SIZE, cvpm_record,
+                                         cvpm_reset, cvp_write_observation)
+from core.vtable cimport GameVTable, VTABLE_CAPSULE
 
 import struct
 from collections import Counter
 
-from core.cvp import CARD_NAMES
+from core.games.cvp.rules import CARD_NAMES
 
 NAME = "crabe-vs-poulpe"
 
@@ -201,7 +206,7 @@ cdef void cvp_determinize_known(const CvpState* s, int observer, const CvpKnow* 
         _deal(s, observer, NULL, rng, out)
 
 
-# -- the vtable ------------------------------------------------------------------------
+# -- the search (legal, apply and rewards serve the vector too) ------------------------
 
 cdef int _players(const void* s) noexcept nogil:
     return CVP_PLAYERS
@@ -244,27 +249,65 @@ cdef void _rewards(const void* s, double* out) noexcept nogil:
     out[1] = 1.0 if winner == 1 else 0.0
 
 
+# -- the batched vector -------------------------------------------------------------
+
+cdef void _deal_like(void* s, const void* like, int first_player,
+                     Rng* rng) noexcept nogil:
+    """A new game with `like`'s deck and deck mode."""
+    cdef const CvpState* setup = <const CvpState*>like
+    cvp_deal(<CvpState*>s, setup.deck, setup.mode, first_player, rng)
+
+
+cdef int _decider(const void* s) noexcept nogil:
+    cdef const CvpState* st = <const CvpState*>s
+    return -1 if st.phase == PH_OVER else st.to_move
+
+
+cdef int _observation_size(int players) noexcept nogil:
+    return CVP_OBSERVATION_SIZE
+
+
+# The memory is both seats' (cvpm_record teaches each what the action shows it).
+cdef void _forget(void* m) noexcept nogil:
+    cvpm_reset(<CvpMemory*>m)
+
+
+cdef void _record(void* m, const void* s, int seat, int action) noexcept nogil:
+    cvpm_record(<CvpMemory*>m, <const CvpState*>s, seat, action)
+
+
+cdef void _observe(const void* s, const void* m, int seat, float* out) noexcept nogil:
+    cvp_write_observation(<const CvpState*>s, <const CvpMemory*>m + seat, seat, out)
+
+
 cdef GameVTable VTABLE
 VTABLE.name = b"crabe-vs-poulpe"
 VTABLE.state_size = sizeof(CvpState)
 VTABLE.info_size = sizeof(CvpKnow)
+VTABLE.memory_size = CVP_PLAYERS * sizeof(CvpMemory)
 VTABLE.n_actions = CVP_N_ACTIONS
 VTABLE.max_legal = CVP_MAX_LEGAL
 VTABLE.max_players = CVP_PLAYERS
 VTABLE.max_depth = MAX_DEPTH
+VTABLE.legal_actions = _legal
+VTABLE.apply_action = _apply
+VTABLE.rewards = _rewards
 VTABLE.players = _players
 VTABLE.actor = _actor
 VTABLE.hidden = _hidden
-VTABLE.legal_actions = _legal
-VTABLE.apply_action = _apply
 VTABLE.determinize = _determinize
 VTABLE.playout = _playout
-VTABLE.rewards = _rewards
+VTABLE.deal = _deal_like
+VTABLE.decider = _decider
+VTABLE.observation_size = _observation_size
+VTABLE.forget = _forget
+VTABLE.record = _record
+VTABLE.observe = _observe
 
 
 def vtable() -> object:
-    """The vtable as a PyCapsule for core.ismcts.search."""
-    return PyCapsule_New(&VTABLE, b"core.ismcts.GameVTable", NULL)
+    """The vtable as a PyCapsule, for core.ismcts.search and core.vector.Vector."""
+    return PyCapsule_New(&VTABLE, VTABLE_CAPSULE, NULL)
 
 
 def raw_state(state) -> bytes:
@@ -370,7 +413,7 @@ def knowledge(state, seat, history) -> dict:
     """What `seat` learnt from `history` (the game's moves from the start as it sees them).
 
     Returns {"known_x": Counter, "pinned": Counter, "maybe": [(kind, first_slot)],
-    "hidden": int} (kinds are card indices, see core.cvp.CARD_NAMES): the copies the seat
+    "hidden": int} (kinds are card indices, see core.games.cvp.rules.CARD_NAMES): the copies the seat
     knows are in the face-down discard, those certainly in the opponent's hand, those that
     were there before one of the opponent's hidden discards (still there, or that discard
     or a later one: slots count the opponent's hidden discards from 0), and the number of

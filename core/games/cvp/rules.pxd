@@ -1,4 +1,4 @@
-# Crabe vs Poulpe in C structs: the documented interface of core/cvp.pyx.
+# Crabe vs Poulpe in C structs: the documented interface of core/games/cvp/rules.pyx.
 #
 # A state is one flat struct (no pointers, about 480 bytes) so that cloning is a
 # memcpy and every function below runs without the GIL.  A card is a "kind": its
@@ -20,7 +20,7 @@ from core.rng cimport Rng
 cdef enum:
     CVP_PLAYERS = 2
     CVP_COLOURS = 2        # 0 crab (seat 0's pile), 1 octopus (seat 1's pile)
-    CVP_FACES = 18         # faces per colour, in value order (see FACE_* in cvp.pyx)
+    CVP_FACES = 18         # faces per colour, in value order (see FACE_* in rules.pyx)
     CVP_KINDS = 36         # kind = colour * 18 + face
     CVP_MAX_PER_COLOUR = 40  # a deck holds 5 to 40 cards of each colour
     CVP_MIN_PER_COLOUR = 5

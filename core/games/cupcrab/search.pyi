@@ -1,4 +1,4 @@
-"""Typing stub of the compiled module core/ai_cupcrab.pyx (Cup the Crab's search vtable)."""
+"""Typing stub of the compiled module core/games/cupcrab/search.pyx (Cup the Crab's C function table and determinizer)."""
 
 from typing import Any
 

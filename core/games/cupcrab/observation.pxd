@@ -1,5 +1,5 @@
 # Cup the Crab as seen by one seat, for learning code: the documented interface of
-# core/obs_cupcrab.pyx (layout in docs/rl.md).
+# core/games/cupcrab/observation.pyx (layout in docs/rl.md).
 #
 # An observation is a flat float32 vector of what a seat may know (ruling C8) plus what
 # the game's public history proved (CCMemory): nothing is read from the state that the
@@ -7,7 +7,7 @@
 # left, hand sizes), which are public by C8.
 
 from libc.stdint cimport uint8_t, uint16_t
-from core.cupcrab cimport CCState
+from core.games.cupcrab.rules cimport CCState
 
 
 # What the public history proved beyond the view: per seat, the kinds its hand may still

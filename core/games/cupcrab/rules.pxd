@@ -1,4 +1,4 @@
-# Cup the Crab in C structs: the documented interface of core/cupcrab.pyx.
+# Cup the Crab in C structs: the documented interface of core/games/cupcrab/rules.pyx.
 #
 # A state is one flat struct (no pointers, about 500 bytes) so that cloning is a
 # memcpy and every function below can run without the GIL.  Cards are counted by
@@ -90,7 +90,7 @@ cdef int cc_random_playout(CCState* s, Rng* rng) noexcept nogil
 cdef int cc_winners(const CCState* s, bint* won) noexcept nogil
 
 
-# Added for the AI (core/ismcts.pyx, core/ai_cupcrab.pyx): sampling what a seat cannot see.
+# Added for the AI (core/ismcts.pyx, core/games/cupcrab/search.pyx): sampling what a seat cannot see.
 # cc_determinize keeps everything `seat` can see (the public table, counts and piles, its
 # own reserve and hand) and re-deals every card it cannot see uniformly among the places
 # each could be: the other seats' Cup cards and the box, then, for each other seat that

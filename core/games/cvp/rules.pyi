@@ -1,4 +1,4 @@
-"""Typing stub of the compiled module core/cvp.pyx (Crabe vs Poulpe)."""
+"""Typing stub of the compiled module core/games/cvp/rules.pyx (Crabe vs Poulpe)."""
 
 from typing import Any
 

@@ -953,6 +953,9 @@ cdef class CupCrabState(GameStateBase):
 
     cdef CCState s
 
+    cdef void* c_state(self) noexcept:
+        return &self.s
+
     # -- who moves, what they may do ---------------------------------------
 
     @property

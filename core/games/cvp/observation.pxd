@@ -1,11 +1,11 @@
 # Crabe vs Poulpe as seen by one seat, for learning code: the documented interface of
-# core/obs_cvp.pyx (layout in docs/rl.md).
+# core/games/cvp/observation.pyx (layout in docs/rl.md).
 #
 # An observation is a flat float32 vector of what a seat may know (ruling P8) plus the
-# cards its history showed it (CvpMemory, the per-kind form of core.ai_cvp's knowledge).
+# cards its history showed it (CvpMemory, the per-kind form of core.games.cvp.search's knowledge).
 
 from libc.stdint cimport uint8_t
-from core.cvp cimport CvpState, CVP_KINDS
+from core.games.cvp.rules cimport CvpState, CVP_KINDS
 
 
 # What one observer O remembers of the cards it saw, per kind (docs/ai.md, "What a seat

@@ -14,7 +14,7 @@ The writers are C (nogil), shared with the batched vector of core/vector.pyx.
 from libc.stdint cimport uint8_t, uint16_t
 from libc.string cimport memset
 
-from core.cupcrab cimport (CCState, CC_CUP_KINDS, CC_KINDS, CC_MAX_PLAYERS, CC_MAX_STACKS,
+from core.games.cupcrab.rules cimport (CCState, CC_CUP_KINDS, CC_KINDS, CC_MAX_PLAYERS, CC_MAX_STACKS,
                            CC_ROUNDS, CC_HAND, CC_CRAB, CC_OCTOPUS, CC_BOTTLE,
                            CC_DISCARD_BASE, CC_SELECT_BASE, CC_N_ACTIONS, CC_MAX_LEGAL,
                            PHASE_SELECT, PHASE_PLAY, PHASE_OVER, cc_legal_actions,
@@ -257,7 +257,7 @@ cdef class Memory:
 
 def memory_from_history(state, history) -> Memory:
     """The Memory of `state`'s game rebuilt from its move log (as core.ai reads it)."""
-    from core.ai_cupcrab import hand_allow_from_history
+    from core.games.cupcrab.search import hand_allow_from_history
     cdef Memory memory = Memory()
     cdef const CCState* s = cc_state_of(state)
     if history is None:

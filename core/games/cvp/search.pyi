@@ -1,4 +1,4 @@
-"""Typing stub of the compiled module core/ai_cvp.pyx (Crabe vs Poulpe's search vtable)."""
+"""Typing stub of the compiled module core/games/cvp/search.pyx (Crabe vs Poulpe's C function table and determinizer)."""
 
 from collections import Counter
 from typing import Any

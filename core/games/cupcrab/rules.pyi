@@ -1,4 +1,4 @@
-"""Typing stub of the compiled module core/cupcrab.pyx (Cup the Crab)."""
+"""Typing stub of the compiled module core/games/cupcrab/rules.pyx (Cup the Crab)."""
 
 from typing import Any
 

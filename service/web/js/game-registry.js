@@ -1,0 +1,31 @@
+// The games this client plays, one entry each: every game module registers itself here
+// (cupcrab.js, cvp.js), and the shared modules read only this list (through games.js,
+// which imports every game module first). This module imports no game, so no import cycle.
+
+// What a game gives. Its start tile: title, description, icon (a picture of cards.js),
+// players ([fewest, most]), options ({ defaults, form(chosen, choose) }: its creation
+// options and the fieldset that chooses them, or null). Its cards: back (the picture on
+// a face-down card). Its table, each a function of the table's context (table-view.js):
+// seatInfo, board, hand, prompt, choices (optional), describeMove, applyHint, changes,
+// resultColumns, and rounds (a number, or null when the game has no fixed rounds).
+const FIELDS = ["name", "title", "description", "icon", "players", "options", "back", "seatInfo",
+                "board", "hand", "prompt", "describeMove", "applyHint", "changes", "resultColumns", "rounds"];
+
+const registered = [];
+
+export function register(game) {
+  const missing = FIELDS.filter((field) => !(field in game));
+  if (missing.length) throw new Error(`game ${game.name ?? "?"} registered without ${missing.join(", ")}`);
+  if (registered.some((known) => known.name === game.name)) throw new Error(`game ${game.name} registered twice`);
+  registered.push(Object.freeze({ choices: null, ...game }));
+}
+
+// Every registered game, in the order games.js imports them (the start page's order).
+export function games() {
+  return registered;
+}
+
+// The game of this name (as the API spells it), or null.
+export function gameOf(name) {
+  return registered.find((game) => game.name === name) || null;
+}
