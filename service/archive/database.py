@@ -84,10 +84,13 @@ class Archive:
     async def prepare(self, migrate_schema: bool) -> None:
         """Brings the schema to this service's version (migrate_schema) or checks that it
         is there; SchemaMismatch says what to run when it is not."""
-        if migrate_schema:
+        def revision() -> Any:
+            return self._run(lambda conn: conn.run_sync(migrate.revision_of))
+
+        found, wanted = await revision(), migrate.head()
+        if found != wanted and migrate_schema:  # (Alembic's run costs a second: only if due)
             await migrate.upgrade(self.url)
-        found = await self._run(lambda conn: conn.run_sync(migrate.revision_of))
-        wanted = migrate.head()
+            found = await revision()
         if found != wanted:
             raise SchemaMismatch(
                 f"the archive's schema is at revision {found or 'none'} but this service needs"

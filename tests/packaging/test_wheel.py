@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 
 from tests.service.play import create, play_to_end
-from tests.service.servers import SHARED_REDIS, free_port, wait_until
+from tests.service.servers import SHARED_REDIS, free_port, suite_database, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 WHEEL_COMMAND = ["-m", "pip", "wheel", "--no-deps", "--wheel-dir"]
@@ -36,9 +36,16 @@ def test_the_installed_wheel_serves_a_whole_game_against_redis(tmp_path):
                             "import core, core.games.cupcrab.rules as rules, service; print(rules.__file__)"],
                            cwd=tmp_path, check=True, capture_output=True, text=True).stdout
     assert where.startswith(str(venv)) and where.strip().endswith(".so")
+    migrated = subprocess.run(  # the migrations are package data too
+        [venv / "bin" / "python", "-m", "service.archive", "upgrade"], cwd=tmp_path,
+        env={"DATABASE_URL": f"sqlite:///{tmp_path}/archive.sqlite3"}, capture_output=True,
+        text=True)
+    assert migrated.returncode == 0 and "revision 0001" in migrated.stdout, migrated.stderr
     port = free_port()
+    # A replica of the suite's Redis archives where the others do (tests/service/servers.py).
     server = subprocess.Popen([venv / "bin" / "crab-service", "--port", str(port)], cwd=tmp_path,
-                              env={"REDIS_URL": SHARED_REDIS, "PATH": "/usr/bin:/bin"},
+                              env={"REDIS_URL": SHARED_REDIS, "PATH": "/usr/bin:/bin",
+                                   "DATABASE_URL": suite_database().url},
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         url = f"http://127.0.0.1:{port}"
