@@ -86,7 +86,7 @@ def copied(client: redis.Redis, templates: list[str], total: int) -> None:
 
 
 async def ingest(sessions: Sessions, archive: Archive) -> tuple[int, float]:
-    """The outbox emptied by one replica's drain, pass after pass."""
+    """The outbox emptied by one replica's drain (Archiver.drain_all: its passes)."""
     archiver = Archiver(sessions, archive, Settings())
     started = time.perf_counter()
     drained = await archiver.drain_all()

@@ -1,6 +1,7 @@
 """Every finished game into the archive, exactly once, from whichever replica gets there.
 
-Every replica runs one drain task. Each pass leases a batch of the outbox's entries
+Every replica runs two drain passes at once (one reads the store while the other waits for
+the database). Each pass leases a batch of the outbox's entries
 (service.outbox), reads those games from the live store, writes the finished ones to the
 database in one transaction (a game archived before is left as it was), and only then
 removes the entries and lets the games' keys expire a while later (they were kept since
@@ -30,6 +31,9 @@ PER_BUCKET = 64          # entries leased per bucket and pass (16 buckets)
 RETRY_SECONDS = 2.0      # after a pass the database or the store refused
 GRACE_SECONDS = 30.0     # an entry whose commit has not landed by then never will
 STATS_SECONDS = 1.0      # the outbox's depth and lag are read this often
+# Passes at once: one reads the store and builds records while another waits for the
+# database (leases keep their entries apart).
+PASSES = 2
 
 ARCHIVED = Counter("crab_archive_games_written_total", "Finished games written to the archive")
 OUTBOX_DEPTH = Gauge("crab_archive_outbox_depth", "Finished games waiting for the archive",
@@ -103,7 +107,8 @@ class Archiver:
         self.lag = Lag()
         self._prepared = False
         self._stats_at = self._forgot_at = 0.0
-        self._task: asyncio.Task | None = None
+        self._preparing = asyncio.Lock()
+        self._tasks: list[asyncio.Task] = []
 
     async def start(self) -> None:
         """Checks (or migrates) the archive's schema, then starts draining. A schema that
@@ -115,16 +120,18 @@ class Archiver:
             log.warning("the archive is unavailable at start-up, finished games wait in the"
                         " outbox: %s", error)
             self.lag.failing = str(error)
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._run()) for _ in range(PASSES)]
 
     async def _prepare(self) -> None:
-        if not self._prepared:
-            await self.archive.prepare(self.migrate)
-            self._prepared = True
+        async with self._preparing:
+            if not self._prepared:
+                await self.archive.prepare(self.migrate)
+                self._prepared, self.lag.failing = True, None
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
 
     async def _run(self) -> None:
         while True:
@@ -132,9 +139,11 @@ class Archiver:
             try:
                 await self._prepare()
                 await self._forget_expired(time.time())
-                if await self.drain(time.time()) == PER_BUCKET * 16:
+                leased = await self.drain(time.time())
+                if leased:  # written: the database answers (a pass that leased none says nothing)
+                    self.lag.failing = None
+                if leased == PER_BUCKET * 16:
                     pause = 0  # a backlog: go on at once
-                self.lag.failing = None
             except (StoreUnavailable, ArchiveUnavailable) as error:
                 log.warning("archive drain paused: %s", error)
                 self.lag.failing = str(error)
@@ -146,11 +155,14 @@ class Archiver:
             await asyncio.sleep(pause)
 
     async def drain_all(self) -> int:
-        """Passes until the outbox has nothing due; how many entries they leased."""
-        drained = 0
-        while leased := await self.drain(time.time()):
-            drained += leased
-        return drained
+        """Passes until the outbox has nothing due, PASSES at once; how many entries."""
+        async def passes() -> int:
+            drained = 0
+            while leased := await self.drain(time.time()):
+                drained += leased
+            return drained
+
+        return sum(await asyncio.gather(*(passes() for _ in range(PASSES))))
 
     async def drain(self, now: float) -> int:
         """One pass; how many entries it leased."""
