@@ -107,6 +107,7 @@ class PrivatePostgres:
 class TestDatabase:
     """A fresh, migrated database for the suite; dropped (with its private cluster, if
     one was started) on close."""
+    __test__ = False  # a fixture's object, not a test class for pytest to collect
 
     def __init__(self) -> None:
         self.private = None if answers(SERVER) else PrivatePostgres()

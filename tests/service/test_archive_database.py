@@ -1,0 +1,93 @@
+"""The archive's database contract, the same on PostgreSQL and SQLite: a game is written
+once, read back whole, exported in the order games ended, forgotten by retention, and a
+schema that is not this service's stops it with the command to run."""
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+
+from service.archive import Archive, ArchivedGame, ExportFilter, SchemaMismatch
+from tests.databases import TestDatabase, migrate
+
+
+def game(number: int, ended_ms: int, name: str = "cup-the-crab") -> ArchivedGame:
+    return ArchivedGame(id=f"contract-{number}", game=name, players=2, seeded=False,
+                        reason="finished", created_ms=1, ended_ms=ended_ms, archived_ms=2,
+                        version=3, document=f'{{"id":"contract-{number}"}}', state=b"\x01s",
+                        meta=b"{}", initial=b"\x01i")
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[TestDatabase]:
+    """A database of this module's own: its made-up games replay to nothing."""
+    database = TestDatabase()
+    yield database
+    database.close()
+
+
+@pytest.fixture(params=["postgresql", "sqlite"])
+def url(request, tmp_path) -> Iterator[str]:
+    if request.param == "sqlite":
+        found = f"sqlite:///{tmp_path}/archive.sqlite3"
+        migrate(found)
+        yield found
+    else:
+        yield request.getfixturevalue("postgres").url
+
+
+def run(url: str, scenario):
+    async def main():
+        archive = Archive(url)
+        try:
+            await archive.prepare(migrate_schema=False)
+            return await scenario(archive)
+        finally:
+            await archive.close()
+    return asyncio.run(main())
+
+
+def test_a_game_is_written_once_and_read_back_whole(url):
+    async def scenario(archive):
+        first = await archive.write([game(1, 10), game(2, 20)])
+        again = await archive.write([game(2, 99), game(3, 30)])  # 2 is kept as it was
+        return first, again, await archive.get("contract-2"), await archive.get("nope")
+    first, again, kept, missing = run(url, scenario)
+    assert first == ["contract-1", "contract-2"] and again == ["contract-3"]
+    assert kept == game(2, 20) and missing is None
+
+
+def test_the_export_pages_in_the_order_games_ended_and_filters(url):
+    async def scenario(archive):
+        await archive.write([game(11, 5_000), game(12, 4_000), game(13, 5_000, "crabe-vs-poulpe")])
+
+        async def ids(where):
+            return [found async for _, found, _ in archive.export(where)
+                    if found in ("contract-11", "contract-12", "contract-13")]
+        return (await ids(ExportFilter()), await ids(ExportFilter(after=(5_000, "contract-11"))),
+                await ids(ExportFilter(game="crabe-vs-poulpe")),
+                await ids(ExportFilter(since_ms=4_500, until_ms=5_001)))
+    everything, after, cvp, window = run(url, scenario)
+    assert everything == ["contract-12", "contract-11", "contract-13"]
+    assert after == ["contract-13"] and cvp == ["contract-13"]
+    assert window == ["contract-11", "contract-13"]
+
+
+def test_retention_forgets_only_games_that_ended_before_the_cutoff(url):
+    async def scenario(archive):
+        await archive.write([game(21, 100), game(22, 10**12)])
+        forgotten = await archive.forget_ended_before(1_000)
+        return forgotten, await archive.get("contract-21"), await archive.get("contract-22")
+    forgotten, old, recent = run(url, scenario)
+    assert forgotten >= 1 and old is None and recent is not None
+
+
+def test_a_database_without_the_schema_is_refused_with_the_command_to_run(tmp_path):
+    async def main():
+        archive = Archive(f"sqlite:///{tmp_path}/empty.sqlite3")
+        try:
+            await archive.prepare(migrate_schema=False)
+        finally:
+            await archive.close()
+    with pytest.raises(SchemaMismatch, match="python -m service.archive upgrade"):
+        asyncio.run(main())
