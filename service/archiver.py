@@ -51,8 +51,9 @@ class Lag:
 
 
 def document(session: Session, ended_ms: int) -> dict[str, Any]:
-    """A finished game's public record: everything, every card included (after the end
-    nothing is hidden), and what the core needs to play it again from its first state."""
+    """A finished game's public record, entries still to fill in: everything, every card
+    included (after the end nothing is hidden). The state it began in is kept beside it,
+    never in it: the core replays the entries from there (service.replay)."""
     meta = session.meta
     result = Sessions.result(session)
     return {
