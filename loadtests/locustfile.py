@@ -32,6 +32,7 @@ Options (also as environment variables LOCUST_GAMES, LOCUST_THINK_MS, LOCUST_AI_
 import json
 import random
 import time
+import uuid
 
 from locust import FastHttpUser, events, task
 
@@ -89,8 +90,12 @@ class Player(FastHttpUser):
     def call(self, method: str, path: str, name: str, expect: int, token: str | None = None,
              body: dict | None = None) -> dict:
         """The response's body; a 429 or 503 with Retry-After is retried after it, as real
-        clients must, and counted apart (BACKOFF) rather than as a failure."""
+        clients must, and counted apart (BACKOFF) rather than as a failure. A move carries
+        an Idempotency-Key, so that a retry of one the store applied but whose answer was
+        lost (a 503 in a failover) gets its first response, not a version conflict."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
+        if method == "POST" and path.endswith("/moves"):
+            headers["Idempotency-Key"] = uuid.uuid4().hex
         for _ in range(MAX_RETRIES + 1):
             with self.client.request(method, path, name=name, json=body, headers=headers,
                                      catch_response=True) as response:
