@@ -27,7 +27,7 @@ from service.collector import Collector
 from service.events import Hub
 from service.limits import Limit, RateLimits, trusted_proxies
 from service.lobby import Lobby
-from service.observe import late_bodies, metrics, observer
+from service.observe import STATS, late_bodies, metrics, observer
 from service.openapi import SWAGGER_ASSETS, openapi_config
 from service.problems import HANDLERS
 from service.robots import Robots
@@ -47,7 +47,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     store = store or open_store(settings.redis_url, settings.game_ttl)
     archive = Archive(settings.database_url)
     sessions = Sessions(store, archive)
-    archiver = Archiver(sessions, archive, settings)
+    archiver = Archiver(sessions, archive, settings, requests=lambda: STATS.begun)
     robots = Robots(sessions, settings)
     hub = Hub(sessions, settings.keep_alive_seconds)
     lobby = Lobby(sessions)

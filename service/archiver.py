@@ -12,6 +12,7 @@ database down, moves go on, the outbox grows, and this drains it when it is back
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,17 +23,19 @@ from service.archive import Archive, ArchivedGame, ArchiveUnavailable
 from service.config import Settings
 from service.outbox import Entry
 from service.sessions import Session, Sessions, iso_time
-from service.store import FinishedGame, StoreUnavailable
+from service.store import FinishedGame, StoreUnavailable, keys
 
 log = logging.getLogger("service.archiver")
 
 TICK_SECONDS = 0.5       # between passes while the outbox is empty
-PER_BUCKET = 64          # entries leased per bucket and pass (16 buckets)
+PER_BUCKET = 64          # entries leased per bucket and pass (16 buckets) on an idle replica
+BUSY_PER_BUCKET = 4      # ... and on one that serves requests: a pass is a few ms of work
+BUILT_AT_ONCE = 16       # records built between two turns of the event loop
 RETRY_SECONDS = 2.0      # after a pass the database or the store refused
 GRACE_SECONDS = 30.0     # an entry whose commit has not landed by then never will
 STATS_SECONDS = 1.0      # the outbox's depth and lag are read this often
 # Passes at once: one reads the store and builds records while another waits for the
-# database (leases keep their entries apart).
+# database (leases keep their entries apart). A busy replica runs one.
 PASSES = 2
 
 ARCHIVED = Counter("crab_archive_games_written_total", "Finished games written to the archive")
@@ -48,6 +51,35 @@ class Lag:
     depth: int = 0
     seconds: float = 0.0
     failing: str | None = None   # why the last pass failed, if it did
+
+
+class Pace:
+    """How hard the drain may work. On a replica that answers no request, flat out; on
+    one that does, in small passes that take at most SHARE of the wall clock, with the
+    event loop's turn between every few records: a backlog after an outage must not sit
+    in front of live games' moves (docs/benchmarks.md). Traffic is read from the count of
+    requests this process has begun (service.observe)."""
+
+    SHARE = 0.25             # of the wall clock a busy replica gives the drain
+    BUSY_RATE = 20.0         # requests per second that make a replica busy
+    WINDOW = 0.1             # seconds over which that rate is read
+
+    def __init__(self, requests: Callable[[], int]) -> None:
+        self.requests = requests
+        self._seen, self._at = requests(), time.monotonic()
+        self.busy = False
+
+    def look(self) -> bool:
+        """Whether the replica serves requests (as of the last WINDOW read)."""
+        seen, now = self.requests(), time.monotonic()
+        if now - self._at >= self.WINDOW:
+            self.busy = (seen - self._seen) / (now - self._at) >= self.BUSY_RATE
+            self._seen, self._at = seen, now
+        return self.busy
+
+    def rest(self, worked: float) -> float:
+        """The pause after a pass that took worked seconds."""
+        return worked * (1 / self.SHARE - 1) if self.busy else 0.0
 
 
 def document(session: Session, ended_ms: int) -> dict[str, Any]:
@@ -98,8 +130,10 @@ def archived(session: Session, finished: FinishedGame, ended_ms: int, now: float
 
 
 class Archiver:
-    def __init__(self, sessions: Sessions, archive: Archive, settings: Settings) -> None:
+    def __init__(self, sessions: Sessions, archive: Archive, settings: Settings,
+                 requests: Callable[[], int] = lambda: 0) -> None:
         self.sessions = sessions
+        self.pace = Pace(requests)
         self.archive = archive
         self.kept_seconds = settings.archived_game_ttl  # kept in the live store once archived
         self.lag_limit = settings.archive_lag_seconds   # /ready says "lagging" past it
@@ -122,7 +156,7 @@ class Archiver:
                         " outbox: %s", error)
             self.lag.failing = str(error)
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._run()) for _ in range(PASSES)]
+        self._tasks = [loop.create_task(self._run(first=index == 0)) for index in range(PASSES)]
 
     async def _prepare(self) -> None:
         async with self._preparing:
@@ -134,17 +168,22 @@ class Archiver:
         for task in self._tasks:
             task.cancel()
 
-    async def _run(self) -> None:
+    async def _run(self, first: bool) -> None:
         while True:
             pause = TICK_SECONDS
             try:
                 await self._prepare()
                 await self._forget_expired(time.time())
-                leased = await self.drain(time.time())
+                if not first and self.pace.look():
+                    await asyncio.sleep(pause)  # a busy replica drains with one pass
+                    continue
+                started = time.perf_counter()
+                per_bucket = BUSY_PER_BUCKET if self.pace.look() else PER_BUCKET
+                leased = await self.drain(time.time(), per_bucket)
                 if leased:  # written: the database answers (a pass that leased none says nothing)
                     self.lag.failing = None
-                if leased == PER_BUCKET * 16:
-                    pause = 0  # a backlog: go on at once
+                if leased == per_bucket * len(keys.ARCHIVE_BUCKETS):  # a backlog: go on
+                    pause = self.pace.rest(time.perf_counter() - started)
             except (StoreUnavailable, ArchiveUnavailable) as error:
                 log.warning("archive drain paused: %s", error)
                 self.lag.failing = str(error)
@@ -165,15 +204,17 @@ class Archiver:
 
         return sum(await asyncio.gather(*(passes() for _ in range(PASSES))))
 
-    async def drain(self, now: float) -> int:
+    async def drain(self, now: float, per_bucket: int = PER_BUCKET) -> int:
         """One pass; how many entries it leased."""
-        entries = await self.sessions.outbox.lease(now, PER_BUCKET)
+        entries = await self.sessions.outbox.lease(now, per_bucket)
         if not entries:
             return 0
         games = await self.sessions.store.finished([entry.game_id for entry in entries])
         rows: dict[str, ArchivedGame] = {}
         settled: list[Entry] = []
-        for entry, finished in zip(entries, games):
+        for built, (entry, finished) in enumerate(zip(entries, games), 1):
+            if built % BUILT_AT_ONCE == 0:
+                await asyncio.sleep(0)  # the requests waiting get their turn
             if finished is None:
                 settled.append(entry)  # gone from the store: expired, or never created
                 continue

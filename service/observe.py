@@ -57,6 +57,7 @@ class RequestStats:
 
     def __init__(self) -> None:
         self.in_progress = 0
+        self.begun = 0   # requests begun since the start (the archive's drain paces by it)
         self.answered: dict[tuple[str, str, int], int] = {}   # (method, route, status)
         # (method, route) -> requests per bucket (the last: slower than every bound), sum
         self.durations: dict[tuple[str, str], tuple[list[int], list[float]]] = {}
@@ -118,6 +119,7 @@ def observer(access_log: bool):
                                          "status": status, "ms": round(seconds * 1000, 2)}))
 
             STATS.in_progress += 1
+            STATS.begun += 1
             late = None
             try:
                 await app(scope, receive, send_status)
