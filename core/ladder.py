@@ -64,7 +64,13 @@ def new_state(game: str, players: int, seed: int) -> Any:
 
 
 def play(game: str, levels: list[int], seed: int) -> list[float]:
-    """One seeded game with levels[seat] at each seat; each seat's share of the victory.
+    """One seeded game with levels[seat] at each seat; each seat's share of the victory."""
+    winners = played(game, levels, seed).result()["winners"]
+    return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(len(levels))]
+
+
+def played(game: str, levels: list[int], seed: int) -> Any:
+    """One seeded game with levels[seat] at each seat, played to its end: the last state.
 
     Every seat's AI reads the history as its seat saw it (what it was shown included),
     exactly as the service hands it over.
@@ -84,8 +90,7 @@ def play(game: str, levels: list[int], seed: int) -> list[float]:
                                    seed=seed * 1000 + decision)["move"]
             log.append((seat, move, state.observed_by(seat)))
             state.apply(seat, move)
-    winners = state.result()["winners"]
-    return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(len(levels))]
+    return state
 
 
 def seating(players: int, level: int, opponent: int, index: int) -> list[int]:

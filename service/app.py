@@ -14,6 +14,9 @@ from service.controllers.games import GamesController
 from service.controllers.health import HealthController
 from service.controllers.lobby import LobbyController
 from service.controllers.play import play_routes
+from service.controllers.players import LeaderboardsController, PlayersController
+from service.controllers.queue import QueueController
+from service.matchmaking import Matchmaker
 from service.controllers.static import static_files
 from service.cors import cors
 from service import debug
@@ -53,6 +56,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     lobby = Lobby(sessions)
     drain = Drain(hub)
     clocks = Clocks(sessions, robots)
+    matchmaker = Matchmaker(sessions, robots)
     # Modules, routes and schemas live as long as the process, and so do open streams:
     # keeping them out of the collector's way shortens every full collection, hence the
     # latency tail (service/collector.py).
@@ -82,16 +86,22 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     def archiver_on(sessions: Sessions) -> Archiver:
         return archiver
 
+    def matchmaker_on(robots: Robots) -> Matchmaker:
+        return matchmaker
+
     async def close_store() -> None:
         collector.stop()
         await clocks.stop()
+        await matchmaker.stop()
         await archiver.stop()
         await robots.close()
         await store.close()
         await archive.close()
 
     app = Litestar(
-        route_handlers=[GamesController, ArchiveController, LobbyController, EventsController, HealthController,
+        route_handlers=[GamesController, ArchiveController, LobbyController, EventsController,
+                        HealthController, PlayersController, LeaderboardsController,
+                        QueueController,
                         metrics,
                         static_files(SWAGGER_ASSETS, Path(swagger_ui_path), "swagger-assets"),
                         *play_routes(), *(debug.ROUTES if settings.debug_gc else ())],
@@ -102,13 +112,15 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                       "clocks": Provide(clocks_on, sync_to_thread=False),
                       "drain": Provide(drain_on, sync_to_thread=False),
                       "archiver": Provide(archiver_on, sync_to_thread=False),
+                      "matchmaker": Provide(matchmaker_on, sync_to_thread=False),
                       "store": Provide(lambda: store, sync_to_thread=False)},
         exception_handlers=HANDLERS,
         middleware=[observer(settings.access_log), _rate_limits(settings, store)],
         openapi_config=openapi_config(), request_class=StrictRequest,
         before_request=refuse_repeated_parameters,
         request_max_body_size=settings.max_body_bytes,
-        on_startup=[collector.start, archiver.start, clocks.start, drain.install],
+        on_startup=[collector.start, archiver.start, clocks.start, matchmaker.start,
+                    drain.install],
         on_shutdown=[close_store],
         logging_config=None)
     app.state.settings = settings

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
+
+import core
 from prometheus_client import Counter, Gauge
 
 from service.archive import Archive, ArchivedGame, ArchiveUnavailable
@@ -90,10 +92,11 @@ def document(session: Session, ended_ms: int) -> dict[str, Any]:
     result = Sessions.result(session)
     return {
         "id": session.game_id, "game": meta.game, "players": meta.players,
-        "options": meta.options, "seeded": meta.seeded,
+        "options": meta.options, "seeded": meta.seeded, "rated": meta.is_rated(),
         "created_at": iso_time(meta.created), "ended_at": iso_time(ended_ms / 1000),
         "reason": result["reason"] if result else "finished", "result": result,
         "seats": [{"seat": seat, "type": meta.seat_type(seat), "name": meta.name(seat),
+                   "player": meta.player(seat),
                    "ai": None if not meta.is_ai(seat) else msgspec.to_builtins(meta.ai[seat])}
                   for seat in range(meta.players)],
         "version": session.record.version, "entries": [],
@@ -162,6 +165,8 @@ class Archiver:
         async with self._preparing:
             if not self._prepared:
                 await self.archive.prepare(self.migrate)
+                if self.sessions.players is not None:
+                    await self.sessions.players.prepare(list(core.GAMES))
                 self._prepared, self.lag.failing = True, None
 
     async def stop(self) -> None:

@@ -77,13 +77,20 @@ def seat_spec(settings: Settings, schemas: dict[str, Any]) -> dict[str, Any]:
     """A human or open seat (no budget), or an AI seat with exactly one budget."""
     described = schemas["SeatSpec"]
     name = described["properties"]["name"]
+    no_budget = {kind: NULL for kind in BUDGET_KINDS}
     person = {"type": "object",
               "properties": {"type": {"enum": ["human", "open"], "default": "human"},
-                             "name": name, **{kind: NULL for kind in BUDGET_KINDS}},
+                             "name": name, "player": NULL, **no_budget},
               "additionalProperties": False}
-    robots = budget_variants(settings, {"type": {"const": "ai"}, "name": name}, ("type",))
+    player = {"type": "object",
+              "properties": {"type": {"const": "human", "default": "human"}, "name": name,
+                             "player": described["properties"]["player"]["anyOf"][0],
+                             **no_budget},
+              "required": ["player"], "additionalProperties": False}
+    robots = budget_variants(settings, {"type": {"const": "ai"}, "name": name,
+                                        "player": NULL}, ("type",))
     return {"title": "SeatSpec", "description": described.get("description", ""),
-            "oneOf": [*named(schemas, "Seat", {"human_or_open": person}),
+            "oneOf": [*named(schemas, "Seat", {"human_or_open": person, "of_player": player}),
                       *named(schemas, "AiSeatBy", robots)]}
 
 

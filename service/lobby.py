@@ -53,16 +53,20 @@ class Lobby:
     async def join(self, game_id: str, request: JoinRequest) -> tuple[int, str, Session]:
         """Takes request's seat (or the first open one); the seat, its token, the game."""
         token, digest = new_token()
+        player = None if request.player is None else await self.sessions.player(request.player)
+        name = request.name or (player.name[:24] if player else None)
 
         async def take(session: Session) -> Next:
             seat = self._seat_to_take(session, request.seat)
             meta = session.meta
             joined = msgspec.structs.replace(
                 meta, token_hashes=_with(meta.token_hashes, seat, digest),
-                names=_with(meta.names or [None] * meta.players, seat, request.name),
+                names=_with(meta.names or [None] * meta.players, seat, name),
+                player_ids=_with(meta.player_ids or [None] * meta.players, seat,
+                                 player.id if player else None),
                 open_seats=[s for s in meta.open_seats if s != seat])
             return Next(self.sessions.next_version(session, session.state, None, joined),
-                        {"seat": seat, "kind": "join", "name": request.name})
+                        {"seat": seat, "kind": "join", "name": name})
 
         _, joined = await self.sessions.change(game_id, take)
         assert joined is not None  # take always builds a version
@@ -97,6 +101,7 @@ class Lobby:
             left = msgspec.structs.replace(
                 meta, token_hashes=_with(meta.token_hashes, seat, None),
                 names=_with(meta.names or [None] * meta.players, seat, None),
+                player_ids=None if meta.player_ids is None else _with(meta.player_ids, seat, None),
                 open_seats=sorted([*meta.open_seats, seat]))
             return Next(self.sessions.next_version(session, session.state, None, left),
                         {"seat": seat, "kind": "leave", "name": meta.name(seat)})

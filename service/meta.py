@@ -10,6 +10,7 @@ from typing import Literal
 
 import msgspec
 
+from service.ratings.model import ai_player, level_of
 from service.schemas import Budget
 
 SeatType = Literal["human", "ai", "open"]
@@ -37,6 +38,8 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
     deadlines: list[float | None] | None = None  # per seat, epoch seconds
     forfeited: list[int] = []              # seats whose clock ended the game
     rematch: str | None = None             # the next game's id
+    player_ids: list[str | None] | None = None  # the player each seat is bound to
+    rated: bool = True                     # rated if eligible (is_rated); false: casual
 
     def is_ai(self, seat: int) -> bool:
         return self.ai is not None and self.ai[seat] is not None
@@ -45,6 +48,23 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
         if seat in self.open_seats:
             return "open"
         return "ai" if self.is_ai(seat) else "human"
+
+    def player(self, seat: int) -> str | None:
+        """The player seat is bound to: a person's or a bot's id, or for an AI seat playing
+        at a strength level, that level's (service.ratings.ai_player)."""
+        if self.player_ids is not None and self.player_ids[seat] is not None:
+            return self.player_ids[seat]
+        budget = self.ai[seat] if self.ai is not None else None
+        return None if budget is None or budget.level is None else ai_player(budget.level)
+
+    def is_rated(self) -> bool:
+        """Whether the game's result updates ratings: asked for (the default), no seed the
+        creator chose (whoever chose it knows the deal), and every seat a player or an AI
+        level, no person or bot in two seats."""
+        seated = [self.player(seat) for seat in range(self.players)]
+        people = [player for player in seated if player and level_of(player) is None]
+        return self.rated and not self.seeded and not self.open_seats and \
+            None not in seated and len(set(people)) == len(people)
 
     def name(self, seat: int) -> str | None:
         return None if self.names is None else self.names[seat]
@@ -60,7 +80,8 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
 
     def seats(self) -> list[dict]:
         return [{"seat": seat, "type": self.seat_type(seat), "name": self.name(seat),
-                 "deadline": self.deadline(seat)} for seat in range(self.players)]
+                 "player": self.player(seat), "deadline": self.deadline(seat)}
+                for seat in range(self.players)]
 
     def with_deadlines(self, to_move: tuple[int, ...], mover: int | None,
                        now: float | None = None) -> "Meta":

@@ -20,6 +20,12 @@ from service.config import Settings
 from service.exact_requests import NULL, REF, exact_requests
 from service.bodies.common import Created, Health, Joined, Problem, Ready, WaitingList
 from service.schemas import Budget, CreateGame, JoinRequest, MoveRequest
+from service.bodies.players import (Leaderboard, NewPlayer, PlayerBody, PlayerCreated,
+                                    PlayerGames, Pools)
+from service.bodies.queue import QueueRequest, TicketBody
+
+PLAYER_BODIES = [NewPlayer, PlayerCreated, PlayerBody, PlayerGames, Leaderboard, Pools,
+                 QueueRequest, TicketBody]
 
 PROBLEM_JSON = "application/problem+json"
 SWAGGER_ASSETS = "/schema/assets"
@@ -30,14 +36,17 @@ BODY_TYPES: list[Any] = [CreateGame, MoveRequest, Budget, JoinRequest, Created, 
                          bodies.LegalMovesBody, bodies.HistoryBody, bodies.SuggestionBody,
                          *bodies.EVENTS.values(), *bodies.DELTA_EVENTS.values(),
                          Problem, Health, Ready, *bodies.MOVE_UNIONS.values(),
-                         bodies.ReplayBody, bodies.ExportedGame]
+                         bodies.ReplayBody, bodies.ExportedGame, *PLAYER_BODIES]
 
 _WHEN = {
     400: "The body is not JSON, or does not match the schema (`malformed-request`,"
          " `invalid-request`)",
-    401: "The token opens no seat of this game, or a seat's token is required"
-         " (`unauthorized`)",
-    404: "No game has this id, or it expired after going idle (`game-not-found`)",
+    401: "The token opens no seat of this game, or a seat's token is required; or the"
+         " player key is missing or opens no player (`unauthorized`)",
+    403: "The player key given opens no player (`unknown-player`)",
+    404: "No game has this id, or it expired after going idle (`game-not-found`), no"
+         " player has this id (`player-not-found`), the player has no such ticket"
+         " (`ticket-not-found`)",
     409: "The request conflicts with the game as it is now: it moved on"
          " (`version-conflict`, with `current_version`), the seat has nothing to decide now"
          " (`not-your-turn`), the game waits for players (`game-waiting`), a seat is taken,"
@@ -89,11 +98,15 @@ def contract(document: dict[str, Any], settings: Settings) -> dict[str, Any]:
         "type": "http", "scheme": "bearer",
         "description": "A seat's token, as POST /v1/games or a join returned it (shown"
                        " once). Optional everywhere: without one the caller is a spectator,"
-                       " and what only a seat may do answers 401"}}
+                       " and what only a seat may do answers 401"}, PLAYER_KEY: {
+        "type": "http", "scheme": "bearer",
+        "description": "A player's key, as POST /v1/players returned it (shown once):"
+                       " required by the matchmaking queue and GET /v1/players/me"}}
     for operations in document["paths"].values():
         for operation in operations.values():
             _drop_litestar_default_400(operation)
     _seat_tokens(document)
+    _player_keys(document)
     _parameters_not_null(document)
     _links(document)
     _event_streams(document)
@@ -126,12 +139,20 @@ def _event_streams(document: dict[str, Any]) -> None:
              "oneOf": [sse("game", bodies.EVENTS.values(), "the caller's game then"),
                        sse("delta", bodies.DELTA_EVENTS.values(),
                            "what changed in it since the version before")]}
-    for operations in document["paths"].values():
+    ticket = {"type": "object", "title": "ticket event",
+              "description": "One Server-Sent Event: `event: ticket`, `data` the ticket as"
+                             " JSON, at each change of its status; the stream ends once the"
+                             " ticket is seated, cancelled or expired",
+              "properties": {"event": {"const": "ticket"},
+                             "data": {"type": "string", "contentMediaType": "application/json",
+                                      "contentSchema": {"$ref": REF.format(name="TicketBody")}}},
+              "required": ["event", "data"]}
+    for path, operations in document["paths"].items():
         for operation in operations.values():
             for response in operation["responses"].values():
                 stream = response.get("content", {}).get(EVENT_STREAM)
                 if stream is not None:
-                    stream["schema"] = event
+                    stream["schema"] = ticket if path.startswith("/v1/queue/") else event
 
 
 def _ndjson(document: dict[str, Any]) -> None:
@@ -171,6 +192,18 @@ EVERY_GAMES_SEATS = min(min(counts) for counts in core.PLAYERS.values())
 _AUTHORIZATION = {"name": "Authorization", "in": "header", "required": False,
                   "description": "`Bearer <seat token>` (the seatToken scheme)",
                   "schema": {"type": "string", "pattern": r"^Bearer [A-Za-z0-9_-]{1,64}$"}}
+
+
+# A player's key is a login: the operations that need one refuse a caller without it.
+PLAYER_KEY = "playerKey"
+_KEY_TAKEN = [("/v1/players/me", "get"), ("/v1/queue", "post"),
+              ("/v1/queue/{ticket_id}", "get"), ("/v1/queue/{ticket_id}", "delete"),
+              ("/v1/queue/{ticket_id}/events", "get")]
+
+
+def _player_keys(document: dict[str, Any]) -> None:
+    for path, method in _KEY_TAKEN:
+        document["paths"][path][method]["security"] = [{PLAYER_KEY: []}]
 
 
 def _seat_tokens(document: dict[str, Any]) -> None:

@@ -16,9 +16,11 @@ from service.robots import AIBusy, BudgetRefused, NotYourTurn
 from service.drain import Draining
 from service.limits import RateLimited
 from service.lobby import BadCursor, NoSuchSeat, SeatUnavailable
+from service.matchmaking import TicketNotFound
 from service.archive import ArchiveUnavailable
 from service.sessions import (GameArchived, GameNotFound, GameNotOver, IdempotencyMismatch, InvalidGame,
-                              MoveRejected, NotStarted, Unauthorized, VersionConflict)
+                              MoveRejected, NotStarted, PlayerNotFound, Unauthorized, UnknownPlayer,
+                              VersionConflict)
 from service.store import StoreUnavailable
 
 log = logging.getLogger("service.errors")
@@ -98,6 +100,10 @@ HANDLERS = {
     Unauthorized: lambda r, e: problem(r, 401, "unauthorized", str(e),
                                        headers={"WWW-Authenticate": "Bearer"}),
     InvalidGame: lambda r, e: problem(r, 422, "invalid-game", str(e)),
+    UnknownPlayer: lambda r, e: problem(r, 403, "unknown-player", str(e)),
+    PlayerNotFound: lambda r, e: problem(r, 404, "player-not-found", "no player has this id"),
+    TicketNotFound: lambda r, e: problem(r, 404, "ticket-not-found",
+                                         "this player has no ticket with this id"),
     MoveRejected: lambda r, e: problem(r, 422, "illegal-move", str(e),
                                        legal_moves=e.legal_moves),
     VersionConflict: lambda r, e: problem(r, 409, "version-conflict", str(e),

@@ -34,6 +34,8 @@ class SeatSpec(msgspec.Struct, forbid_unknown_fields=True):
     plays, or an open seat that someone takes later with POST .../join."""
     type: Literal["human", "ai", "open"] = "human"
     name: Name | None = None
+    # A human seat bound to a player: that player's key (POST /v1/players), the proof.
+    player: Annotated[str, msgspec.Meta(min_length=1, max_length=200)] | None = None
     iterations: Annotated[int, msgspec.Meta(ge=1)] | None = None
     time_ms: Annotated[int, msgspec.Meta(ge=1)] | None = None
     level: Annotated[int, msgspec.Meta(ge=1)] | None = None
@@ -85,12 +87,16 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     # 5 to 86,400 unless the server's TURN_SECONDS_MIN allows shorter clocks
     turn_seconds: Annotated[int, msgspec.Meta(ge=1, le=86_400)] | None = None
     on_timeout: Literal["ai", "forfeit"] = "ai"  # what a running-out clock does
+    # Rated when every seat is a player or an AI level and no seed was chosen; false: casual.
+    rated: bool = True
 
 
 class JoinRequest(msgspec.Struct, forbid_unknown_fields=True):
     """POST /v1/games/{id}/join: take the given open seat, or the first one."""
     name: Name | None = None
     seat: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEATS - 1)] | None = None
+    # The joining player's key: binds the seat to that player (a rated game needs it).
+    player: Annotated[str, msgspec.Meta(min_length=1, max_length=200)] | None = None
 
 
 class MoveRequest(msgspec.Struct, forbid_unknown_fields=True):

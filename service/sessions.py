@@ -23,6 +23,7 @@ from service.meta import Clock, Meta
 from service.outbox import Outbox
 from service.schemas import Budget, CreateGame, MoveRequest
 from service.archive import Archive, ArchivedGame, ArchiveUnavailable
+from service.archive.players import Player, Players
 from service.store import Commit, GameRecord, Store, StoreUnavailable
 
 MAX_COMMIT_ATTEMPTS = 8  # retries of a move whose client gave no expected_version
@@ -65,6 +66,14 @@ class GameNotOver(Exception):
     """What only a finished game has (a replay), asked of a game in play."""
 
 
+class PlayerNotFound(Exception):
+    """No player has this id."""
+
+
+class UnknownPlayer(Exception):
+    """A player key that opens no player."""
+
+
 class GameArchived(Exception):
     """A change to a finished game that lives only in the archive now."""
 
@@ -99,7 +108,7 @@ def iso_time(epoch: float) -> str:
     return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
 
 
-def _hash(token: str) -> str:
+def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -110,7 +119,7 @@ def new_game_id() -> str:
 def new_token() -> tuple[str, str]:
     """A seat's secret token and the hash the store keeps of it."""
     token = secrets.token_urlsafe(32)
-    return token, _hash(token)
+    return token, token_hash(token)
 
 
 @dataclass(frozen=True)
@@ -124,6 +133,7 @@ class Sessions:
     def __init__(self, store: Store, archive: Archive | None = None) -> None:
         self.store = store
         self.archive = archive  # where finished games are read once the store forgets them
+        self.players = None if archive is None else Players(archive)
         self.deadlines = Deadlines(store)
         self.outbox = Outbox(store)
 
@@ -140,7 +150,13 @@ class Sessions:
             ["human"] * state.players
         tokens, hashes = zip(*[new_token() if kind == "human" else (None, None)
                                for kind in kinds])
-        names = [seat.name for seat in request.seats] if request.seats else None
+        names = [seat.name for seat in request.seats] if request.seats else [None] * state.players
+        if any(seat.player and seat.type != "human" for seat in request.seats or ()):
+            raise InvalidGame("a player key binds a human seat only")
+        bound = [await self.player(seat.player) if seat.player else None
+                 for seat in request.seats or ()] or [None] * state.players
+        names = [name or (player.name[:24] if player else None)
+                 for name, player in zip(names, bound)]
         clock = None if request.turn_seconds is None else \
             Clock(request.turn_seconds, request.on_timeout)
         ai_seats = ai_seats or [None] * state.players
@@ -149,10 +165,19 @@ class Sessions:
                     ai=ai_seats if any(ai_seats) else None,
                     names=names if names and any(names) else None,
                     open_seats=[seat for seat, kind in enumerate(kinds) if kind == "open"],
-                    listed=request.listed, options=options, clock=clock)
+                    listed=request.listed, options=options, clock=clock,
+                    player_ids=[p.id if p else None for p in bound] if any(bound) else None,
+                    rated=request.rated)
         game_id, session = await self.create_from(meta.with_deadlines(state.to_move, None),
                                                   state)
         return game_id, session, list(tokens)
+
+    async def player(self, key: str) -> Player:
+        """The player whose key this is (UnknownPlayer if none)."""
+        found = None if self.players is None else await self.players.by_key(key)
+        if found is None:
+            raise UnknownPlayer("this player key opens no player (POST /v1/players makes one)")
+        return found
 
     @staticmethod
     def new_state(game: str, players: int, seed: int | None,
@@ -162,10 +187,12 @@ class Sessions:
         except ValueError as error:
             raise InvalidGame(str(error)) from None
 
-    async def create_from(self, meta: Meta, state: core.GameState) -> tuple[str, Session]:
-        """Stores a new game made of meta and state; its id and session."""
+    async def create_from(self, meta: Meta, state: core.GameState,
+                          game_id: str | None = None) -> tuple[str, Session]:
+        """Stores a new game made of meta and state (under game_id if given, else a new
+        id); its id and session."""
         record = GameRecord(0, state.to_bytes(), msgspec.json.encode(meta))
-        game_id = new_game_id()
+        game_id = game_id or new_game_id()
         deadline = meta.earliest_deadline()
         if deadline is not None:  # armed first, as for a commit
             await self.deadlines.arm(game_id, 0, deadline)
@@ -218,7 +245,7 @@ class Sessions:
         """The seat a bearer token belongs to, None without a token; Unauthorized if unknown."""
         if token is None:
             return None
-        digest = _hash(token)
+        digest = token_hash(token)
         seat = None
         for index, stored in enumerate(session.meta.token_hashes):  # no early exit: constant time
             if stored is not None and hmac.compare_digest(digest, stored):
@@ -236,7 +263,7 @@ class Sessions:
         return {
             "id": session.game_id, "game": meta.game,
             "version": session.record.version if version is None else version,
-            "status": status, "seeded": meta.seeded,
+            "status": status, "seeded": meta.seeded, "rated": meta.is_rated(),
             "to_move": list(state.to_move) if active else [], "you": seat,
             "legal_moves": state.legal_moves(seat) if active and seat is not None else [],
             "result": Sessions.result(session), "view": state.view(seat),
@@ -290,7 +317,7 @@ class Sessions:
         if token is None:
             raise Unauthorized("moves need the seat's token: Authorization: Bearer <token>")
         # Keys are scoped by token, i.e. by seat, and known before the game is loaded.
-        replay_key = None if idempotency_key is None else f"{_hash(token)}:{idempotency_key}"
+        replay_key = None if idempotency_key is None else f"{token_hash(token)}:{idempotency_key}"
         move = request.move  # its form is checked by core, whose messages say what is wrong
         fingerprint = None if replay_key is None else self._fingerprint(move, request)
         for attempt in range(MAX_COMMIT_ATTEMPTS):

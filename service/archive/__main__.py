@@ -1,4 +1,5 @@
-"""`python -m service.archive upgrade|check|count`: the archive's schema and contents.
+"""`python -m service.archive upgrade|check|count|rebuild-ratings`: the archive's schema
+and contents.
 
 The database is DATABASE_URL's (a SQLite file when it is unset, as for the service).
 """
@@ -6,6 +7,7 @@ The database is DATABASE_URL's (a SQLite file when it is unset, as for the servi
 import argparse
 import asyncio
 import sys
+import time
 
 from service.archive import migrate
 from service.archive.database import Archive, ArchiveUnavailable, SchemaMismatch
@@ -21,6 +23,13 @@ async def _main(action: str, url: str) -> str:
         await archive.prepare(migrate_schema=False)
         if action == "check":
             return f"the archive's schema is at revision {migrate.head()}, as this service needs"
+        if action == "rebuild-ratings":
+            started = time.perf_counter()
+            replayed, differed = await archive.rebuild_ratings()
+            seconds = time.perf_counter() - started
+            return (f"{replayed} rated games replayed in {seconds:.2f} s"
+                    f" ({replayed / max(seconds, 1e-9):,.0f} games/s); {differed} standings"
+                    f" differed from the live ratings")
         return f"{await archive.count()} games archived"
     finally:
         await archive.close()
@@ -29,9 +38,11 @@ async def _main(action: str, url: str) -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m service.archive",
                                      description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=["upgrade", "check", "count"],
+    parser.add_argument("action", choices=["upgrade", "check", "count", "rebuild-ratings"],
                         help="upgrade: apply the migrations the database lacks; check: fail"
-                             " unless the schema is this service's; count: games archived")
+                             " unless the schema is this service's; count: games archived;"
+                             " rebuild-ratings: compute every rating again from the rated"
+                             " games in their order, and say how many differed")
     args = parser.parse_args(argv)
     try:
         url = Settings.from_env().database_url

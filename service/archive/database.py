@@ -13,8 +13,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from service.archive import migrate
-from service.archive.tables import games
+from service.archive import migrate, standings
+from service.archive.standings import Outcome
+from service.archive.tables import game_players, games
 
 EXPORT_BATCH = 500  # rows fetched at a time by an export: its memory whatever its size
 
@@ -43,6 +44,7 @@ class ArchivedGame:
     state: bytes
     meta: bytes
     initial: bytes
+    rated_order: int | None = None  # a rated game's place in the ratings' order
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,7 @@ class ExportFilter:
     since_ms: int | None = None     # ended at or after
     until_ms: int | None = None     # ended before
     after: tuple[int, str] | None = None  # resume after this (ended_ms, id)
+    player: str | None = None       # only games this player sat in
 
 
 def engine_url(url: str) -> str:
@@ -85,7 +88,7 @@ class Archive:
         """Brings the schema to this service's version (migrate_schema) or checks that it
         is there; SchemaMismatch says what to run when it is not."""
         def revision() -> Any:
-            return self._run(lambda conn: conn.run_sync(migrate.revision_of))
+            return self.run(lambda conn: conn.run_sync(migrate.revision_of))
 
         found, wanted = await revision(), migrate.head()
         if found != wanted and migrate_schema:  # (Alembic's run costs a second: only if due)
@@ -97,26 +100,31 @@ class Archive:
                 f" {wanted}: run `python -m service.archive upgrade` (docs/archive.md)")
 
     async def write(self, batch: list[ArchivedGame]) -> list[str]:
-        """Inserts each game not archived yet, in one transaction; the ids inserted (a
-        game archived before is left as it was)."""
+        """Inserts each game not archived yet, with its players' standings and ratings
+        (service.archive.standings), in one transaction; the ids inserted (a game archived
+        before is left as it was, and counted once)."""
         if not batch:
             return []
         insert = (postgresql.insert if self.dialect == "postgresql" else sqlite.insert)(games)
         statement = insert.on_conflict_do_nothing(index_elements=["id"]).returning(games.c.id)
         rows = [game.__dict__ for game in batch]
+        outcomes = {game.id: Outcome.of(game.id, game.ended_ms, game.document) for game in batch}
 
         async def run(conn: AsyncConnection) -> list[str]:
             async with conn.begin():
-                result = await conn.execute(statement, rows)
-                return [row[0] for row in result]
+                if any(outcome.rated for outcome in outcomes.values()):
+                    await standings.lock(conn)
+                inserted = [row[0] for row in await conn.execute(statement, rows)]
+                await standings.record(conn, [outcomes[game_id] for game_id in inserted])
+                return inserted
 
-        return await self._run(run)
+        return await self.run(run)
 
     async def get(self, game_id: str) -> ArchivedGame | None:
         async def run(conn: AsyncConnection) -> Any:
             return (await conn.execute(select(games).where(games.c.id == game_id))).first()
 
-        row = await self._run(run)
+        row = await self.run(run)
         return None if row is None else ArchivedGame(**row._mapping)
 
     async def export(self, where: ExportFilter) -> AsyncIterator[tuple[int, str, str]]:
@@ -124,6 +132,9 @@ class Archive:
         read EXPORT_BATCH rows at a time (a server-side cursor on PostgreSQL)."""
         query = select(games.c.ended_ms, games.c.id, games.c.document).where(
             *_conditions(where)).order_by(games.c.ended_ms, games.c.id)
+        if where.player is not None:  # read in the order of the player's own index
+            query = query.where(games.c.id.in_(select(game_players.c.game_id).where(
+                game_players.c.player_id == where.player)))
         try:
             async with self._engine.connect() as conn:
                 rows = await conn.stream(query.execution_options(yield_per=EXPORT_BATCH))
@@ -134,8 +145,17 @@ class Archive:
                 raise ArchiveUnavailable(str(error.__cause__ or error)) from error
             raise
 
+    async def rebuild_ratings(self) -> tuple[int, int]:
+        """standings.rebuild in one transaction: (rated games replayed, standings that
+        differed from the live ones)."""
+        async def run(conn: AsyncConnection) -> tuple[int, int]:
+            async with conn.begin():
+                return await standings.rebuild(conn)
+
+        return await self.run(run)
+
     async def count(self) -> int:
-        return await self._run(lambda conn: _scalar(conn, select(func.count()).select_from(games)))
+        return await self.run(lambda conn: _scalar(conn, select(func.count()).select_from(games)))
 
     async def forget_ended_before(self, ended_ms: int) -> int:
         """Deletes the games that ended before ended_ms (the retention setting); how many."""
@@ -144,15 +164,15 @@ class Archive:
                 return (await conn.execute(delete(games).where(games.c.ended_ms < ended_ms))
                         ).rowcount
 
-        return await self._run(run)
+        return await self.run(run)
 
     async def ping(self) -> None:
-        await self._run(lambda conn: conn.execute(text("SELECT 1")))
+        await self.run(lambda conn: conn.execute(text("SELECT 1")))
 
     async def close(self) -> None:
         await self._engine.dispose()
 
-    async def _run(self, work: Any) -> Any:
+    async def run(self, work: Any) -> Any:
         """work(connection)'s answer; ArchiveUnavailable when the database fails."""
         try:
             async with self._engine.connect() as conn:

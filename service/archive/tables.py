@@ -11,8 +11,8 @@ distributed engines (CockroachDB, YugabyteDB, Citus) lack (docs/archive.md says 
 table is partitioned at that scale).
 """
 
-from sqlalchemy import (BigInteger, Boolean, Column, Index, Integer, LargeBinary, MetaData,
-                        String, Table, Text)
+from sqlalchemy import (BigInteger, Boolean, Column, Float, Index, Integer, LargeBinary,
+                        MetaData, String, Table, Text, UniqueConstraint)
 
 metadata = MetaData()
 
@@ -33,6 +33,64 @@ games = Table(
     Column("state", LargeBinary, nullable=False),
     Column("meta", LargeBinary, nullable=False),
     Column("initial", LargeBinary, nullable=False),
+    # A rated game's place in the order ratings were updated in (service.archive.rating):
+    # rebuilding every rating replays the rated games in this order.
+    Column("rated_order", BigInteger, nullable=True),
+    UniqueConstraint("rated_order", name="archived_games_rated_order"),
     Index("archived_games_by_end", "ended_ms", "id"),
     Index("archived_games_by_game", "game", "ended_ms", "id"),
+)
+
+# A player: a person or a bot with a secret key (only its hash is kept), or an AI level
+# (id "ai-<level>", no key). Made by POST /v1/players.
+players = Table(
+    "players", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("kind", String(8), nullable=False),          # human, bot or ai
+    Column("key_hash", String(64), nullable=True, unique=True),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("last_seen_ms", BigInteger, nullable=True),  # when a game of theirs last ended
+)
+
+# A player's standing in one game: every archived game they sat in counted, the rated
+# ones rated. mu and sigma are the rating model's; conservative is mu - 3 sigma, the
+# leaderboard's order among the ranked (those with enough rated games).
+standings = Table(
+    "standings", metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("pool", String(40), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("conservative", Float, nullable=False),
+    Column("rated_games", Integer, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("ranked", Boolean, nullable=False),
+    Index("standings_leaderboard", "pool", "ranked", "conservative", "player_id"),
+)
+
+# Who sat in each archived game, for a player's games and the export's player filter.
+game_players = Table(
+    "game_players", metadata,
+    Column("game_id", String(64), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", String(32), nullable=False),
+    Column("game", String(40), nullable=False),
+    Column("ended_ms", BigInteger, nullable=False),
+    Column("rank", Integer, nullable=False),
+    Index("game_players_by_player", "player_id", "ended_ms", "game_id"),
+)
+
+# Each rating change a rated game made: a profile's chart, and what a rebuild compares.
+rating_changes = Table(
+    "rating_changes", metadata,
+    Column("game_id", String(64), primary_key=True),
+    Column("player_id", String(32), primary_key=True),
+    Column("pool", String(40), nullable=False),
+    Column("rated_order", BigInteger, nullable=False),
+    Column("ended_ms", BigInteger, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Index("rating_changes_by_player", "player_id", "pool", "rated_order"),
 )

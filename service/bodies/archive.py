@@ -26,6 +26,7 @@ class ArchivedSeat(msgspec.Struct, kw_only=True):
     type: Literal["human", "ai"]
     name: str | None
     ai: Budget | None            # an AI seat's budget
+    player: str | None           # the player's id (ai-<level> for a level)
 
 
 class ExportedGameBase(msgspec.Struct, Generic[EntryT, ResultT], kw_only=True):
@@ -35,6 +36,7 @@ class ExportedGameBase(msgspec.Struct, Generic[EntryT, ResultT], kw_only=True):
     players: int
     options: Options | None
     seeded: bool                 # the creator chose the deal's seed
+    rated: bool                  # its result updated the players' ratings
     created_at: str              # ISO 8601, UTC
     ended_at: str
     reason: Literal["finished", "forfeit"]

@@ -25,6 +25,7 @@ class SeatInfo(msgspec.Struct, kw_only=True):
     seat: int
     type: Literal["human", "ai", "open"]
     name: str | None
+    player: str | None           # the player's id (GET /v1/players/{id}); ai-<level> for a level
     deadline: float | None
 
 
@@ -34,6 +35,7 @@ class GameBodyBase(msgspec.Struct, Generic[ViewT, MoveT, ResultT], kw_only=True)
     version: int
     status: Status               # waiting: seats are open, no move yet
     seeded: bool                 # the creator chose the seed, so knows the deal
+    rated: bool                  # its result updates the players' ratings
     to_move: list[int]           # empty unless active
     you: int | None
     legal_moves: list[MoveT]     # empty for a spectator and for a seat not to move

@@ -22,6 +22,7 @@ EXPORT_CURSOR = re.compile(r"^[0-9]{1,15}~[A-Za-z0-9_-]{1,64}$")
 # An instant with its offset: 2026-11-01T00:00:00Z, 2026-11-01T09:30:00.250+01:00.
 INSTANT = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,6})?)?"
                      r"(Z|[+-][0-9]{2}:[0-9]{2})$")
+PLAYER_ID = re.compile(r"^(p_[A-Za-z0-9_-]{16}|ai-[1-5])$")
 MAX_EXPORT = 100_000_000  # games one export may ask for (resume with the cursor for more)
 CHUNK_BYTES = 64 * 1024  # lines sent together: fewer writes, the memory still flat
 
@@ -55,6 +56,9 @@ class ArchiveController(Controller):
                      game: str | None = Parameter(
                          query="game", default=None, schema_extra={"enum": list(core.GAMES)},
                          description="only this game's"),
+                     player: str | None = Parameter(
+                         query="player", default=None, pattern=PLAYER_ID.pattern,
+                         description="only the games this player (its id) sat in"),
                      since: str | None = Parameter(
                          query="since", default=None, pattern=INSTANT.pattern,
                          schema_extra={"format": "date-time"},
@@ -80,7 +84,7 @@ class ArchiveController(Controller):
             ended_ms, _, last_id = cursor.partition("~")
             after = (int(ended_ms), last_id)
         where = ExportFilter(game=game, since_ms=_ms(since, "since"), until_ms=_ms(until, "until"),
-                             after=after)
+                             after=after, player=player)
         lines = _lines(sessions, where, limit)
         first = await anext(lines, b"")  # a database that is down is a 503, not a cut stream
         return Stream(_then(first, lines), media_type=NDJSON)

@@ -45,7 +45,7 @@ class GamesController(Controller):
     path = "/v1/games"
     tags = ["games"]
 
-    @post("/", status_code=201, responses=problems(400, 413, 422, 429, 503),
+    @post("/", status_code=201, responses=problems(400, 403, 413, 422, 429, 503),
           summary="Create a game; returns a secret token per human seat, once")
     async def create(self, data: CreateGame, request: Request, sessions: Sessions,
                      robots: Robots, lobby: Lobby) -> Created:

@@ -24,7 +24,7 @@ class LobbyController(Controller):
     tags = ["lobby"]
 
     @post("/{game_id:str}/join", status_code=201,
-          responses=problems(400, 404, 409, 413, 429, 503),
+          responses=problems(400, 403, 404, 409, 413, 429, 503),
           summary="Take an open seat (the given one, or the first); its token, shown once")
     async def join(self, game_id: str, data: JoinRequest, lobby: Lobby,
                    robots: Robots) -> Joined:

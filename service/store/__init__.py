@@ -14,11 +14,11 @@ Redis key the service uses), `scripts/` (the Lua), `gcra` (rate budgets), `memor
 from service.store.memory import MemoryStore
 from service.store.protocol import Listener, Store, StoreUnavailable
 from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
-                                   RateBudget)
+                                   MatchRule, RateBudget)
 from service.store.redis_store import RedisStore
 
 __all__ = ["Allowance", "Change", "Commit", "FinishedGame", "GameRecord", "Listener",
-           "MemoryStore",
+           "MatchRule", "MemoryStore",
            "RateBudget", "RedisStore", "Store", "StoreUnavailable", "open_store"]
 
 

@@ -15,6 +15,11 @@ stays in one Redis Cluster slot; each index and rate budget has a tag of its own
 | `clock:{0}` .. `clock:{15}` | sorted sets | running turn clocks, "<id> <version>" by deadline |
 | `archive:{0}` .. `archive:{15}` | sorted sets | the archive's outbox, "<id> <version> <ended ms>" by when due |
 | `rl:{<kind>:<address>}` | string | a client address's rate budget (GCRA arrival time) |
+| `queue:{<game>:<players>}:rating` | sorted set | a matchmaking queue's waiting tickets, by rating |
+| `queue:{<game>:<players>}:arrival` | sorted set | the same tickets, by when they joined |
+| `queue:{<game>:<players>}:tickets` | hash | ticket id -> the ticket (JSON); `group:<game id>` -> a group being seated |
+| `queue:{<game>:<players>}:seating` | sorted set | groups whose game is being made, by when claimed |
+| `queue:{<game>:<players>}:done` | sorted set | tickets seated, cancelled or expired, by when (forgotten later) |
 | `crab:replicas` | channel | subscribed by every replica, so its connection always exists |
 """
 
@@ -85,3 +90,24 @@ def archive_bucket(game_id: str) -> str:
 def address_budget(kind: str, address: str) -> str:
     """A client address's rate budget for one kind of request (creates, moves)."""
     return f"rl:{{{kind}:{address}}}"
+
+
+@dataclass(frozen=True)
+class QueueKeys:
+    """One matchmaking queue (a game at one table size), all in one cluster slot: its
+    waiting tickets by rating and by arrival, every ticket's body, the groups being
+    seated (by when they were claimed) and the tickets done with (by when)."""
+    by_rating: str
+    by_arrival: str
+    tickets: str
+    seating: str
+    done: str
+
+    def all(self) -> list[str]:
+        return [self.by_rating, self.by_arrival, self.tickets, self.seating, self.done]
+
+
+def queue(game_name: str, players: int) -> QueueKeys:
+    tag = f"queue:{{{game_name}:{players}}}"
+    return QueueKeys(f"{tag}:rating", f"{tag}:arrival", f"{tag}:tickets", f"{tag}:seating",
+                     f"{tag}:done")

@@ -1,5 +1,6 @@
 """Games in this process's memory: for one process, tests and a laptop."""
 
+import json
 import time
 from dataclasses import dataclass, field
 
@@ -7,7 +8,7 @@ from service.store import keys
 from service.store.gcra import gcra
 from service.store.protocol import Listener
 from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
-                                   RateBudget)
+                                   MatchRule, RateBudget)
 
 FORGET_EVERY = 1024           # creations between sweeps of idle games nobody asks for
 MAX_BUDGETS = 100_000         # rate-limit keys kept before those whole again are forgotten
@@ -35,6 +36,7 @@ class MemoryStore:
         self._listener: Listener | None = None
         self._indexes: dict[str, dict[str, float]] = {}
         self._budgets: dict[str, float] = {}  # rate-limit key -> theoretical arrival time
+        self._queues: dict[str, MemoryQueue] = {}
 
     def _live(self, game_id: str) -> MemoryGame | None:
         game = self._games.get(game_id)
@@ -103,6 +105,47 @@ class MemoryStore:
                 else FinishedGame(game.record, game.initial, list(game.log))
                 for game_id in game_ids]
 
+    def _queue(self, queue: keys.QueueKeys) -> "MemoryQueue":
+        return self._queues.setdefault(queue.tickets, MemoryQueue())
+
+    async def queue_put(self, queue: keys.QueueKeys, ticket_id: str, ticket: bytes,
+                        rating: float, since: float) -> None:
+        found = self._queue(queue)
+        found.tickets[ticket_id] = json.loads(ticket)
+        found.waiting[ticket_id] = (rating, since)
+
+    async def queue_get(self, queue: keys.QueueKeys, ticket_id: str) -> bytes | None:
+        ticket = self._queue(queue).tickets.get(ticket_id)
+        return None if ticket is None else json.dumps(ticket).encode()
+
+    async def queue_cancel(self, queue: keys.QueueKeys, ticket_id: str,
+                           now: float) -> bytes | None:
+        found = self._queue(queue)
+        if ticket_id in found.waiting:
+            found.leave(ticket_id, "cancelled", now)
+        return await self.queue_get(queue, ticket_id)
+
+    async def queue_match(self, queue: keys.QueueKeys, now: float, rule: MatchRule,
+                          game_id: str, tokens: list[str]) -> list[bytes]:
+        return [json.dumps(ticket).encode()
+                for ticket in self._queue(queue).match(now, rule, game_id, tokens)]
+
+    async def queue_seated(self, queue: keys.QueueKeys, game_id: str, now: float,
+                           tickets: dict[str, bytes]) -> None:
+        found = self._queue(queue)
+        for ticket_id, ticket in tickets.items():
+            found.tickets[ticket_id] = json.loads(ticket)
+            found.done[ticket_id] = now
+        found.seating.pop(game_id, None)
+
+    async def queue_stuck(self, queue: keys.QueueKeys, before: float,
+                          until: float) -> list[tuple[str, bytes]]:
+        found = self._queue(queue)
+        stuck = [game_id for game_id, (claimed, _) in found.seating.items() if claimed <= before]
+        for game_id in stuck[:16]:
+            found.seating[game_id] = (until, found.seating[game_id][1])
+        return [(game_id, json.dumps(found.seating[game_id][1]).encode()) for game_id in stuck[:16]]
+
     async def release(self, game_ids: list[str], ttl: int) -> None:
         for game_id in game_ids:
             if (game := self._live(game_id)) is not None:
@@ -167,3 +210,56 @@ class MemoryStore:
 
     async def close(self) -> None:
         self._games.clear()
+
+
+@dataclass
+class MemoryQueue:
+    """A matchmaking queue, paired by the rule of scripts/match.lua (kept step for step)."""
+    tickets: dict[str, dict] = field(default_factory=dict)
+    waiting: dict[str, tuple[float, float]] = field(default_factory=dict)  # rating, since
+    seating: dict[str, tuple[float, list[dict]]] = field(default_factory=dict)
+    done: dict[str, float] = field(default_factory=dict)
+
+    def leave(self, ticket_id: str, status: str, now: float | None = None) -> None:
+        del self.waiting[ticket_id]
+        self.tickets[ticket_id]["status"] = status
+        if now is not None:
+            self.done[ticket_id] = now
+
+    def match(self, now: float, rule: MatchRule, game_id: str, tokens: list[str]) -> list[dict]:
+        for old in [t for t, when in self.done.items() if when <= now - rule.keep][:20]:
+            self.tickets.pop(old, None)
+            del self.done[old]
+
+        def window(ticket: dict) -> float:
+            return rule.base + rule.widen * (now - ticket["since"])
+
+        arrivals = sorted(self.waiting, key=lambda t: (self.waiting[t][1], t))
+        for ticket_id in arrivals[:rule.anchors]:
+            ticket = self.tickets[ticket_id]
+            if ticket["expires"] <= now:
+                self.leave(ticket_id, "expired", now)
+                continue
+            reach = window(ticket)
+            near = sorted((rating, other) for other, (rating, _) in self.waiting.items()
+                          if abs(rating - ticket["rating"]) <= reach)[:rule.look]
+            others = sorted(
+                (abs(self.tickets[other]["rating"] - ticket["rating"]), other)
+                for _, other in near if other != ticket_id and
+                self.tickets[other]["expires"] > now and
+                abs(self.tickets[other]["rating"] - ticket["rating"]) <= window(self.tickets[other]))
+            fill = ticket["fill_after"] >= 0 and now - ticket["since"] >= ticket["fill_after"]
+            group, players = [ticket_id], {ticket["player"]}
+            for _, other in others:  # nearest first, nobody twice at one table
+                if len(group) < rule.size and self.tickets[other]["player"] not in players:
+                    group.append(other)
+                    players.add(self.tickets[other]["player"])
+            if len(group) == rule.size or fill:
+                seated = []
+                for seat, member in enumerate(group):
+                    self.tickets[member].update(game_id=game_id, seat=seat, token=tokens[seat])
+                    self.leave(member, "seating")
+                    seated.append(dict(self.tickets[member]))
+                self.seating[game_id] = (now, seated)
+                return seated
+        return []

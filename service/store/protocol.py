@@ -3,8 +3,9 @@
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
+from service.store.keys import QueueKeys
 from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
-                                   RateBudget)
+                                   MatchRule, RateBudget)
 
 # listener(game id, version, wall-clock time of the commit): a commit of a watched game.
 # A version of -1 means "notices may have been lost" (the store reconnected).
@@ -60,6 +61,26 @@ class Store(Protocol):
     async def index_page(self, index: str, below: float | None,
                          count: int) -> list[tuple[str, float]]:
         """(member, score) with score <= below (all if None), highest first."""
+
+    # Matchmaking queues (service/matchmaking.py): tickets (JSON bodies) of one game at one
+    # table size, paired by scripts/match.lua's rule (the embedded store keeps the same).
+    async def queue_put(self, queue: QueueKeys, ticket_id: str, ticket: bytes,
+                        rating: float, since: float) -> None:
+        """A new waiting ticket."""
+    async def queue_get(self, queue: QueueKeys, ticket_id: str) -> bytes | None: ...
+    async def queue_cancel(self, queue: QueueKeys, ticket_id: str, now: float) -> bytes | None:
+        """The ticket cancelled if it still waits; the ticket as it is now (None: unknown)."""
+    async def queue_match(self, queue: QueueKeys, now: float, rule: MatchRule, game_id: str,
+                          tokens: list[str]) -> list[bytes]:
+        """One pairing pass: the tickets of the group it seats (empty: none), now out of
+        the queue and claimed for game_id."""
+    async def queue_seated(self, queue: QueueKeys, game_id: str, now: float,
+                           tickets: dict[str, bytes]) -> None:
+        """game_id is made: the group's tickets as they now are."""
+    async def queue_stuck(self, queue: QueueKeys, before: float,
+                          until: float) -> list[tuple[str, bytes]]:
+        """Groups claimed before `before` whose game was never made, claimed again until
+        `until`: (game id, the group's tickets as a JSON list)."""
 
     # Rate budgets shared by every replica.
     async def spend(self, key: str, period_ms: int, limit: int) -> Allowance:

@@ -63,3 +63,16 @@ class RateBudget:
     name: str        # whose budget within the game, e.g. a hash of the seat's token
     period_ms: int
     limit: int       # requests per period, at most limit in a burst
+
+
+@dataclass(frozen=True)
+class MatchRule:
+    """How a matchmaking queue pairs (scripts/match.lua): size seats; a ticket's window
+    of ratings is base + widen x its wait (seconds); look neighbours at most are read for
+    each of the `anchors` longest-waiting tickets; tickets done with are kept `keep` s."""
+    size: int
+    base: float
+    widen: float
+    look: int = 32
+    anchors: int = 8
+    keep: float = 600.0

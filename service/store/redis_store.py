@@ -18,7 +18,7 @@ from service.store import keys
 from service.store.notices import Notices
 from service.store.protocol import Listener, StoreUnavailable
 from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
-                                   RateBudget)
+                                   MatchRule, RateBudget)
 from service.store.scripts import source
 
 Client = redis.Redis | RedisCluster
@@ -35,7 +35,8 @@ TRANSPORT_FAULTS = (AttributeError, TypeError)
 
 # Timeouts of every connection: a Redis that does not answer is a 503, never a hang.
 TIMEOUTS = {"socket_timeout": 5, "socket_connect_timeout": 2}
-SCRIPTS = ("create", "commit", "changes", "spend", "load_spending", "lease", "release")
+SCRIPTS = ("create", "commit", "changes", "spend", "load_spending", "lease", "release",
+           "match", "queue_cancel", "queue_seated", "queue_stuck")
 
 
 async def connect(url: str, pool_size: int) -> Client:
@@ -191,6 +192,43 @@ class RedisStore:
             found.append(None if record is None or initial is None
                          else FinishedGame(record, initial, log))
         return found
+
+    async def queue_put(self, queue: keys.QueueKeys, ticket_id: str, ticket: bytes,
+                        rating: float, since: float) -> None:
+        async def put(client: Client) -> None:
+            async with client.pipeline(transaction=True) as pipe:  # one slot: atomic
+                pipe.hset(queue.tickets, ticket_id, ticket)
+                pipe.zadd(queue.by_rating, {ticket_id: rating})
+                pipe.zadd(queue.by_arrival, {ticket_id: since})
+                await pipe.execute()
+
+        await self._io(put)
+
+    async def queue_get(self, queue: keys.QueueKeys, ticket_id: str) -> bytes | None:
+        return await self._io(lambda client: client.hget(queue.tickets, ticket_id))
+
+    async def queue_cancel(self, queue: keys.QueueKeys, ticket_id: str,
+                           now: float) -> bytes | None:
+        found = await self._script("queue_cancel", [queue.by_rating, queue.by_arrival,
+                                                    queue.tickets, queue.done], [ticket_id, now])
+        return found or None  # type: ignore[return-value]
+
+    async def queue_match(self, queue: keys.QueueKeys, now: float, rule: MatchRule,
+                          game_id: str, tokens: list[str]) -> list[bytes]:
+        return await self._script("match", queue.all(), [  # type: ignore[return-value]
+            now, rule.size, rule.base, rule.widen, rule.look, rule.anchors, rule.keep,
+            game_id, *tokens])
+
+    async def queue_seated(self, queue: keys.QueueKeys, game_id: str, now: float,
+                           tickets: dict[str, bytes]) -> None:
+        await self._script("queue_seated", [queue.tickets, queue.seating, queue.done],
+                           [game_id, now, *[part for item in tickets.items() for part in item]])
+
+    async def queue_stuck(self, queue: keys.QueueKeys, before: float,
+                          until: float) -> list[tuple[str, bytes]]:
+        found = await self._script("queue_stuck", [queue.tickets, queue.seating], [before, until])
+        return [(game_id.decode(), group) for game_id, group in
+                zip(found[::2], found[1::2])]  # type: ignore[index]
 
     async def release(self, game_ids: list[str], ttl: int) -> None:
         release = self._scripts["release"]

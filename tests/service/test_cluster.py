@@ -119,3 +119,22 @@ def _served_by(node: redis.Redis, game_id: str) -> bool:
         return True
     except redis.exceptions.MovedError:  # another primary holds that slot
         return False
+
+
+def test_queue_tickets_through_both_replicas_on_the_cluster_are_each_seated_once(
+        redis_cluster, tmp_path):
+    """A queue lives in one slot: its pairing script runs there, whichever replica asks."""
+    from tests.service.test_api_players import new_player
+    from tests.service.test_api_queue import join, seated
+
+    database = {"DATABASE_URL": f"sqlite:///{tmp_path}/players.sqlite3"}  # one for both
+    with server({"REDIS_URL": redis_cluster.urls[0], **database}) as one, \
+            server({"REDIS_URL": redis_cluster.urls[-1], **database}) as two, \
+            httpx.Client(base_url=one.url, timeout=30) as a, \
+            httpx.Client(base_url=two.url, timeout=30) as b:
+        people = [new_player(a, f"C{index}") for index in range(20)]
+        tickets = [join(a if index % 2 else b, person)["id"] for index, person in enumerate(people)]
+        games: dict[str, set[str]] = {}
+        for person, ticket_id in zip(people, tickets):
+            games.setdefault(seated(b, person, ticket_id)["game_id"], set()).add(person["id"])
+    assert len(games) == 10 and all(len(members) == 2 for members in games.values())

@@ -15,7 +15,7 @@ PROBLEM = "application/problem+json"
 # What each game operation can answer (service/controllers); a new status must be added here
 # and to the document together.
 STATUSES = {
-    ("post", "/v1/games"): {"201", "400", "413", "422", "429", "503"},
+    ("post", "/v1/games"): {"201", "400", "403", "413", "422", "429", "503"},
     ("get", "/v1/games/{game_id}"): {"200", "304", "401", "404", "503"},
     ("get", "/v1/games/{game_id}/legal-moves"): {"200", "304", "401", "404", "503"},
     ("get", "/v1/games/{game_id}/history"): {"200", "304", "401", "404", "503"},

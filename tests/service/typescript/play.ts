@@ -24,7 +24,8 @@ type Assert<T extends true> = T;
 type Optional = {
   [N in keyof Schemas as OptionalKeys<Schemas[N]> extends never ? never : N]: OptionalKeys<Schemas[N]>;
 };
-type CreateOptional = "options" | "seed" | "seats" | "listed" | "turn_seconds" | "on_timeout";
+type CreateOptional = "options" | "seed" | "seats" | "listed" | "turn_seconds" | "on_timeout"
+  | "rated";
 
 // Requests: every field with a default may be left out, in every game's and player count's
 // variant of a new game, in a move and in a join.
@@ -33,7 +34,9 @@ export type RequestsLeaveOutWhatHasADefault = [
   Assert<Same<OptionalKeys<Schemas["CreateCupCrab5"]>, CreateOptional>>,
   Assert<Same<OptionalKeys<Schemas["CreateCvp2"]>, CreateOptional>>,
   Assert<Same<OptionalKeys<Schemas["MoveRequest"]>, "expected_version">>,
-  Assert<Same<OptionalKeys<Schemas["JoinRequest"]>, "name" | "seat">>,
+  Assert<Same<OptionalKeys<Schemas["JoinRequest"]>, "name" | "seat" | "player">>,
+  Assert<Same<OptionalKeys<Schemas["NewPlayer"]>, "kind">>,
+  Assert<Same<OptionalKeys<Schemas["QueueRequest"]>, "fill_with_ai_after">>,
 ];
 
 // Responses: what the server always sends is required (a new game's seats' names and
@@ -42,8 +45,8 @@ export type RequestsLeaveOutWhatHasADefault = [
 // hand, a problem's extras, a JSON Patch operation's value, absent for a remove). A new
 // optional response field fails the build here.
 type RequestSchema = "CreateGame" | `Create${"CupCrab" | "Cvp"}${number}` | "SeatSpec"
-  | "SeatHumanOrOpen" | `AiSeatBy${string}` | "Budget" | `BudgetBy${string}` | "MoveRequest"
-  | "JoinRequest";
+  | "SeatHumanOrOpen" | "SeatOfPlayer" | `AiSeatBy${string}` | "Budget" | `BudgetBy${string}`
+  | "MoveRequest" | "JoinRequest" | "NewPlayer" | "QueueRequest";
 export type ResponsesRequireWhatIsAlwaysSent = [
   Assert<Same<Exclude<keyof Optional, RequestSchema>,
     "CvpMoveEntry" | "CvpTimeoutEntry" | "PatchOperation" | "Problem">>,

@@ -1,0 +1,183 @@
+"""Players in the archive's database: made with a secret key (only its hash is kept),
+found by it, shown with their standings, their games paged, and the leaderboards.
+
+The five AI levels are players too (id `ai-<level>`, kind `ai`, no key), written once
+with their calibrated skills when the schema is prepared, so that leaderboards and
+profiles show everyone on one scale.
+"""
+
+import hashlib
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import and_, func, or_, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from service import ratings
+from service.archive.database import Archive
+from service.archive.standings import fresh
+from service.archive.tables import game_players, players, rating_changes, standings
+
+KEY_PREFIX = "crab_pk_"   # so a key is told from a seat token at a glance (and by scanners)
+LEVELS = (1, 2, 3, 4, 5)
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def new_player_id() -> str:
+    return "p_" + secrets.token_urlsafe(12)
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+    kind: str
+    created_ms: int
+    last_seen_ms: int | None
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A leaderboard's line."""
+    rank: int
+    player: Player
+    standing: dict[str, Any]
+
+
+class Players:
+    def __init__(self, archive: Archive) -> None:
+        self.archive = archive
+
+    async def prepare(self, games: list[str]) -> None:
+        """The AI levels as players, each with its fixed skill in every rating pool."""
+        now = int(time.time() * 1000)
+
+        async def run(conn: AsyncConnection) -> None:
+            async with conn.begin():
+                insert = _insert(conn)
+                await conn.execute(insert(players).on_conflict_do_nothing(), [
+                    {"id": ratings.ai_player(level), "name": f"AI level {level}", "kind": "ai",
+                     "key_hash": None, "created_ms": now, "last_seen_ms": None}
+                    for level in LEVELS])
+                await conn.execute(insert(standings).on_conflict_do_nothing(), [
+                    fresh(ratings.ai_player(level), pool).row()
+                    for level in LEVELS for pool in ratings.pool_names(games)])
+
+        await self.archive.run(run)
+
+    async def create(self, name: str, kind: str) -> tuple[Player, str]:
+        """A new player and its key (shown once: only its hash is kept)."""
+        key = KEY_PREFIX + secrets.token_urlsafe(32)
+        player = Player(new_player_id(), name, kind, int(time.time() * 1000), None)
+
+        async def run(conn: AsyncConnection) -> None:
+            async with conn.begin():
+                await conn.execute(players.insert().values(
+                    **player.__dict__, key_hash=key_hash(key)))
+
+        await self.archive.run(run)
+        return player, key
+
+    async def by_key(self, key: str) -> Player | None:
+        async def run(conn: AsyncConnection) -> Any:
+            return (await conn.execute(select(players).where(
+                players.c.key_hash == key_hash(key)))).first()
+
+        row = await self.archive.run(run)
+        return None if row is None else _player(row)
+
+    async def skill(self, player_id: str, pool: str) -> ratings.Skill:
+        """The player's skill in pool (the model's default before any rated game)."""
+        async def run(conn: AsyncConnection) -> Any:
+            return (await conn.execute(select(standings.c.mu, standings.c.sigma).where(
+                standings.c.player_id == player_id, standings.c.pool == pool))).first()
+
+        row = await self.archive.run(run)
+        return fresh(player_id, pool).skill if row is None else ratings.Skill(row.mu, row.sigma)
+
+    async def profile(self, player_id: str, history: int = 0
+                      ) -> tuple[Player, list[dict[str, Any]]] | None:
+        """The player and its standing in each pool it has played in (AI levels: all),
+        each with its rank and, with history, its last rated games' ratings (oldest
+        first), read over one connection."""
+        async def run(conn: AsyncConnection) -> Any:
+            row = (await conn.execute(select(players).where(players.c.id == player_id))).first()
+            if row is None:
+                return None
+            found = [dict(s) for s in (await conn.execute(select(standings).where(
+                standings.c.player_id == player_id).order_by(standings.c.pool))).mappings()]
+            for standing in found:
+                standing["rank"] = await _rank(conn, standing)
+                standing["history"] = [] if not history else \
+                    await _history(conn, player_id, standing["pool"], history)
+            return _player(row), found
+
+        return await self.archive.run(run)
+
+    async def games(self, player_id: str, before: tuple[int, str] | None,
+                    limit: int) -> list[dict[str, Any]]:
+        """The player's archived games, the latest first: game id, game, seat, rank, ended."""
+        async def run(conn: AsyncConnection) -> Any:
+            query = select(game_players).where(game_players.c.player_id == player_id)
+            if before is not None:
+                ended_ms, game_id = before
+                query = query.where(or_(game_players.c.ended_ms < ended_ms, and_(
+                    game_players.c.ended_ms == ended_ms, game_players.c.game_id < game_id)))
+            rows = await conn.execute(query.order_by(
+                game_players.c.ended_ms.desc(), game_players.c.game_id.desc()).limit(limit))
+            return [dict(row) for row in rows.mappings()]
+
+        return await self.archive.run(run)
+
+    async def leaderboard(self, pool: str, after: tuple[float, str, int] | None,
+                          limit: int) -> list[Ranked]:
+        """Ranked standings of a pool, the best first (mu - 3 sigma), after a cursor:
+        the last line's value, player and rank (so no page counts what is above it)."""
+        async def run(conn: AsyncConnection) -> Any:
+            query = (select(standings, players).join(players, players.c.id == standings.c.player_id)
+                     .where(standings.c.pool == pool, standings.c.ranked.is_(True)))
+            if after is not None:
+                value, player_id, _ = after
+                query = query.where(or_(standings.c.conservative < value, and_(
+                    standings.c.conservative == value, standings.c.player_id > player_id)))
+            rows = list((await conn.execute(query.order_by(
+                standings.c.conservative.desc(), standings.c.player_id).limit(limit))).mappings())
+            first = 1 if after is None else after[2] + 1
+            return [Ranked(first + index, _player(row), dict(row))
+                    for index, row in enumerate(rows)]
+
+        return await self.archive.run(run)
+
+
+async def _history(conn: AsyncConnection, player_id: str, pool: str,
+                   limit: int) -> list[dict[str, Any]]:
+    rows = await conn.execute(select(rating_changes).where(
+        rating_changes.c.player_id == player_id, rating_changes.c.pool == pool)
+        .order_by(rating_changes.c.rated_order.desc()).limit(limit))
+    return [dict(row) for row in rows.mappings()][::-1]
+
+
+async def _rank(conn: AsyncConnection, standing: dict[str, Any]) -> int | None:
+    """1 + the ranked standings above this one; None if it is not ranked."""
+    if not standing["ranked"]:
+        return None
+    above = await conn.execute(select(func.count()).select_from(standings).where(
+        standings.c.pool == standing["pool"], standings.c.ranked.is_(True),
+        or_(standings.c.conservative > standing["conservative"], and_(
+            standings.c.conservative == standing["conservative"],
+            standings.c.player_id < standing["player_id"]))))
+    return 1 + above.scalar_one()
+
+
+def _player(row: Any) -> Player:
+    return Player(row.id, row.name, row.kind, row.created_ms, row.last_seen_ms)
+
+
+def _insert(conn: AsyncConnection) -> Any:
+    return postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
