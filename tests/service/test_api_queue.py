@@ -143,3 +143,44 @@ def test_a_ticket_for_no_such_table_is_refused(client, body):
     ann = new_player(client, "Ann")
     response = client.post("/v1/queue", json=body, headers=auth(ann["key"]))
     assert response.status_code in (400, 422), response.text
+
+
+def test_a_group_claimed_by_a_replica_that_died_before_seating_it_is_seated_by_another():
+    """The pairing script claims a group before its game exists; a replica killed right
+    after leaves the claim, and another makes that very game (same id, same tokens)."""
+    import asyncio
+    import msgspec
+    from service.matchmaking import SEATING_LEASE, Ticket, queue_of
+    from service.store import MatchRule, RedisStore
+
+    with server({"REDIS_URL": SHARED_REDIS}) as replica, \
+            httpx.Client(base_url=replica.url, timeout=30) as http:
+        people = [new_player(http, name) for name in ("Dead", "Lock")]
+        now = time.time()
+        # Ratings 500 apart: the replicas' own passes would not pair them for minutes, so
+        # only the claim below (a window of 1,000) does.
+        tickets = [Ticket(id=f"crabe-vs-poulpe.2.claimed{index}{int(now)}", player=person["id"],
+                          name=person["name"], game="crabe-vs-poulpe", players=2,
+                          rating=500.0 * index, since=now, expires=now + 600, fill_after=-1)
+                   for index, person in enumerate(people)]
+
+        async def claim_and_die() -> list[bytes]:
+            """What a replica does up to its death: the tickets in, the group claimed."""
+            store = RedisStore(SHARED_REDIS, 60)
+            queue = queue_of("crabe-vs-poulpe", 2)
+            try:
+                for ticket in tickets:
+                    await store.queue_put(queue, ticket.id, msgspec.json.encode(ticket),
+                                          ticket.rating, now - 1000)  # oldest of the queue
+                return await store.queue_match(
+                    queue, now, MatchRule(2, 1000.0, 0.0), "claimedgame1",
+                    ["token-a" * 4, "token-b" * 4])
+            finally:
+                await store.close()
+
+        group = asyncio.run(claim_and_die())
+        assert len(group) == 2, "the pairing script claimed the two tickets"
+        found = [seated(http, person, ticket.id, seconds=SEATING_LEASE + 10)
+                 for person, ticket in zip(people, tickets)]
+    assert {body["game_id"] for body in found} == {"claimedgame1"}
+    assert {body["token"] for body in found} == {"token-a" * 4, "token-b" * 4}

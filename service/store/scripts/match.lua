@@ -68,15 +68,16 @@ for _, id in ipairs(oldest) do
           players[other[3].player] = true
         end
       end
-      local seated = {}
+      local seated, members = {}, {}
       for seat, entry in ipairs(group) do
         entry[2].game_id = game_id
         entry[2].seat = seat - 1
         entry[2].token = ARGV[8 + seat]
         leave(entry[1], entry[2], 'seating')
         table.insert(seated, cjson.encode(entry[2]))
+        table.insert(members, entry[2])
       end
-      redis.call('HSET', KEYS[3], 'group:' .. game_id, cjson.encode(seated))
+      redis.call('HSET', KEYS[3], 'group:' .. game_id, cjson.encode(members))
       redis.call('ZADD', KEYS[4], now, game_id)
       return seated
     end
