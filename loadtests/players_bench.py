@@ -103,18 +103,18 @@ def timed(client: httpx.Client, paths: list[str]) -> tuple[float, float]:
 
 
 def board_paths(url: str, count: int, rng: random.Random) -> list[str]:
-    """Leaderboard pages at depths spread over the whole board (cursors read in SQL)."""
-    ranked = int(psql(url, f"SELECT count(*) FROM standings WHERE pool = '{POOLS[0]}'"
-                           " AND ranked"))
+    """Leaderboard pages at depths spread over the whole board: each starts after a line
+    read in the board's order (value, then id, both descending) by one query."""
+    board = [line.split("|") for line in psql(url, f"""SELECT conservative, player_id
+        FROM standings WHERE pool = '{POOLS[0]}' AND ranked
+        ORDER BY conservative DESC, player_id DESC""").split()]
     paths = []
     for _ in range(count):
-        depth = rng.randrange(ranked)
+        depth = rng.randrange(len(board))
         if depth == 0:
             paths.append(f"/v1/leaderboards/{POOLS[0]}?limit=50")
             continue
-        value, player = psql(url, f"""SELECT conservative, player_id FROM standings
-            WHERE pool = '{POOLS[0]}' AND ranked ORDER BY conservative DESC, player_id
-            OFFSET {depth} LIMIT 1""").strip().split("|")
+        value, player = board[depth - 1]
         paths.append(f"/v1/leaderboards/{POOLS[0]}?limit=50&cursor={float(value)!r}~{player}"
                      f"~{depth}")
     return paths

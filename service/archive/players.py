@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import and_, func, or_, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -142,12 +142,13 @@ class Players:
         async def run(conn: AsyncConnection) -> Any:
             query = (select(standings, players).join(players, players.c.id == standings.c.player_id)
                      .where(standings.c.pool == pool, standings.c.ranked.is_(True)))
-            if after is not None:
+            if after is not None:  # a row comparison: one range of the index, any depth
                 value, player_id, _ = after
-                query = query.where(or_(standings.c.conservative < value, and_(
-                    standings.c.conservative == value, standings.c.player_id > player_id)))
+                query = query.where(tuple_(standings.c.conservative, standings.c.player_id)
+                                    < tuple_(value, player_id))
             rows = list((await conn.execute(query.order_by(
-                standings.c.conservative.desc(), standings.c.player_id).limit(limit))).mappings())
+                standings.c.conservative.desc(), standings.c.player_id.desc()).limit(limit)
+            )).mappings())
             first = 1 if after is None else after[2] + 1
             return [Ranked(first + index, _player(row), dict(row))
                     for index, row in enumerate(rows)]
@@ -164,14 +165,14 @@ async def _history(conn: AsyncConnection, player_id: str, pool: str,
 
 
 async def _rank(conn: AsyncConnection, standing: dict[str, Any]) -> int | None:
-    """1 + the ranked standings above this one; None if it is not ranked."""
+    """1 + the ranked standings above this one (a higher value, or an equal one and a
+    higher id: the leaderboard's order); None if it is not ranked."""
     if not standing["ranked"]:
         return None
     above = await conn.execute(select(func.count()).select_from(standings).where(
         standings.c.pool == standing["pool"], standings.c.ranked.is_(True),
-        or_(standings.c.conservative > standing["conservative"], and_(
-            standings.c.conservative == standing["conservative"],
-            standings.c.player_id < standing["player_id"]))))
+        tuple_(standings.c.conservative, standings.c.player_id)
+        > tuple_(standing["conservative"], standing["player_id"])))
     return 1 + above.scalar_one()
 
 

@@ -1,15 +1,17 @@
 """One contract, two stores: RedisStore (real Redis) and MemoryStore behave alike."""
 
 import asyncio
+import json
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import redis
 
-from service.store import (Change, Commit, FinishedGame, GameRecord, MemoryStore, RateBudget,
-                           RedisStore, StoreUnavailable, keys)
+from service.store import (Change, Commit, FinishedGame, GameRecord, MatchRule, MemoryStore,
+                           RateBudget, RedisStore, StoreUnavailable, keys)
 from tests.service.servers import SHARED_REDIS, PrivateRedis
 
 TTL = 60
@@ -353,3 +355,78 @@ def test_a_store_given_any_node_of_a_cluster_serves_games_in_every_slot(redis_cl
     primaries = [node.client() for node in redis_cluster.nodes
                  if node.client().info("replication")["role"] == "master"]
     assert len(primaries) == 3 and all(client.dbsize() > 0 for client in primaries)
+
+
+# -- matchmaking queues: one pairing rule, kept alike by scripts/match.lua and MemoryQueue --
+
+def _ticket(ticket_id: str, player: str, rating: float, since: float, expires: float,
+            fill_after: float = -1) -> bytes:
+    return json.dumps({"id": ticket_id, "player": player, "name": player, "game": "g",
+                       "players": 2, "rating": rating, "since": since, "expires": expires,
+                       "fill_after": fill_after, "status": "waiting", "game_id": None,
+                       "seat": None, "token": None}).encode()
+
+
+def _queue_scenario(tickets: list[tuple[str, str, float, float, float, float]], at: float,
+                    rule_base: float = 3.0):
+
+    async def scenario(store):
+        queue = keys.queue(f"test-{id(tickets)}-{time_now()}", 2)
+        for ticket_id, player, rating, since, expires, fill in tickets:
+            await store.queue_put(queue, ticket_id, _ticket(ticket_id, player, rating, since,
+                                                            expires, fill), rating, since)
+        group = await store.queue_match(queue, at, MatchRule(2, rule_base, 0.5), "gid",
+                                        ["tok0", "tok1"])
+        states = {ticket_id: (await store.queue_get(queue, ticket_id)) for ticket_id, *_ in tickets}
+        return group, states
+    return scenario
+
+
+def time_now() -> int:
+    """A fresh queue name per scenario (the shared Redis keeps the others' queues)."""
+    return time.time_ns()
+
+
+def test_two_tickets_of_close_ratings_are_claimed_together_nearest_first(kind):
+    group, states = run(kind, _queue_scenario([
+        ("a", "pa", 25.0, 100.0, 900.0, -1), ("b", "pb", 40.0, 101.0, 900.0, -1),
+        ("c", "pc", 26.0, 102.0, 900.0, -1)], at=103.0))
+    seated = [json.loads(raw) for raw in group]
+    assert [(t["id"], t["seat"], t["token"], t["game_id"]) for t in seated] == \
+        [("a", 0, "tok0", "gid"), ("c", 1, "tok1", "gid")]
+    assert json.loads(states["b"])["status"] == "waiting"
+    assert json.loads(states["a"])["status"] == "seating"
+
+
+def test_an_expired_ticket_is_never_claimed(kind):
+    group, states = run(kind, _queue_scenario([
+        ("a", "pa", 25.0, 100.0, 101.0, -1), ("b", "pb", 25.0, 100.5, 900.0, -1)], at=103.0))
+    assert group == [] and json.loads(states["a"])["status"] == "expired"
+    assert json.loads(states["b"])["status"] == "waiting"
+
+
+def test_a_ticket_past_its_fill_delay_is_claimed_alone_for_the_ai(kind):
+    group, _ = run(kind, _queue_scenario([("a", "pa", 25.0, 100.0, 900.0, 2.0)], at=103.0))
+    assert [json.loads(raw)["id"] for raw in group] == ["a"]
+
+
+def test_one_players_two_tickets_are_never_claimed_together(kind):
+    group, _ = run(kind, _queue_scenario([
+        ("a", "pa", 25.0, 100.0, 900.0, -1), ("b", "pa", 25.0, 100.5, 900.0, -1)], at=103.0))
+    assert group == []
+
+
+def test_a_cancelled_ticket_leaves_the_queue_and_a_claimed_one_cannot_be_cancelled(kind):
+
+    async def scenario(store):
+        queue = keys.queue(f"cancel-{time_now()}", 2)
+        for ticket_id, player in (("a", "pa"), ("b", "pb"), ("c", "pc")):
+            await store.queue_put(queue, ticket_id, _ticket(ticket_id, player, 25.0, 100.0,
+                                                            900.0), 25.0, 100.0)
+        cancelled = json.loads(await store.queue_cancel(queue, "a", 101.0))["status"]
+        group = await store.queue_match(queue, 101.0, MatchRule(2, 3.0, 0.5), "gid", ["x", "y"])
+        late = json.loads(await store.queue_cancel(queue, "b", 102.0))["status"]
+        unknown = await store.queue_cancel(queue, "nobody", 102.0)
+        return cancelled, sorted(json.loads(raw)["id"] for raw in group), late, unknown
+
+    assert run(kind, scenario) == ("cancelled", ["b", "c"], "seating", None)
