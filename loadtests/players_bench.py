@@ -8,7 +8,8 @@ and Redis (REDIS_URL, default database 11 of 127.0.0.1:6379, which it flushes).
 
 1. Fills the database with --players players, each with a standing in two pools, and
    --games rated 2-player games (their seats, ranks and rating changes; the games' stored
-   documents are placeholders, which none of the measured reads opens), then ANALYZE.
+   documents are placeholders, which none of the measured reads opens), then VACUUM
+   ANALYZE, as autovacuum leaves tables that have settled.
 2. Serves it with `python -m service` and reads, one request at a time over one
    connection, --requests leaderboard pages (at depths spread over the whole board) and
    --requests profiles of random players: p50 and p99 per run.
@@ -55,7 +56,8 @@ def fill(url: str, players: int, games: int) -> None:
         f"""INSERT INTO players SELECT 'p_' || lpad(i::text, 16, '0'), 'Player ' || i, 'human',
             md5(i::text) || md5((-i)::text), {now}, {now} FROM generate_series(1, {players}) i""",
         *[f"""INSERT INTO standings SELECT 'p_' || lpad(i::text, 16, '0'), '{pool}', mu, sigma,
-              mu - 3 * sigma, rated, rated + 3, rated / 2, rated >= 5
+              mu - 3 * sigma, rated, rated + 3, rated / 2, rated >= 5,
+              floor((mu - 3 * sigma) * 10)::int
               FROM (SELECT i, 15 + random() * 20 AS mu, 1 + random() * 7 AS sigma,
                            floor(random() * 60)::int AS rated
                     FROM generate_series(1, {players}) i) s""" for pool in POOLS],
@@ -71,7 +73,9 @@ def fill(url: str, players: int, games: int) -> None:
         f"""INSERT INTO rating_changes SELECT game_id, player_id, 'crabe-vs-poulpe',
             substr(game_id, 2)::bigint, ended_ms, 25, 8 FROM game_players
             ON CONFLICT DO NOTHING""",
-        "ANALYZE",
+        """INSERT INTO rank_counts SELECT pool, bucket, count(*) FROM standings WHERE ranked
+           GROUP BY pool, bucket""",
+        "VACUUM ANALYZE",  # as autovacuum leaves a table that has settled
     ]
     for statement in statements:
         psql(url, statement)

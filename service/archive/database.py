@@ -112,8 +112,8 @@ class Archive:
 
         async def run(conn: AsyncConnection) -> list[str]:
             async with conn.begin():
-                if any(outcome.rated for outcome in outcomes.values()):
-                    await standings.lock(conn)
+                if any(any(outcome.seats) for outcome in outcomes.values()):
+                    await standings.lock(conn)  # standings change: one writer at a time
                 inserted = [row[0] for row in await conn.execute(statement, rows)]
                 await standings.record(conn, [outcomes[game_id] for game_id in inserted])
                 return inserted

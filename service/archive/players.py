@@ -18,8 +18,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from service import ratings
 from service.archive.database import Archive
-from service.archive.standings import fresh
-from service.archive.tables import game_players, players, rating_changes, standings
+from service.archive.standings import bucket, fresh, recount
+from service.archive.standings import lock as standings_lock
+from service.archive.tables import (game_players, players, rank_counts, rating_changes,
+                                    standings)
 
 KEY_PREFIX = "crab_pk_"   # so a key is told from a seat token at a glance (and by scanners)
 LEVELS = (1, 2, 3, 4, 5)
@@ -65,9 +67,13 @@ class Players:
                     {"id": ratings.ai_player(level), "name": f"AI level {level}", "kind": "ai",
                      "key_hash": None, "created_ms": now, "last_seen_ms": None}
                     for level in LEVELS])
+                await standings_lock(conn)
                 await conn.execute(insert(standings).on_conflict_do_nothing(), [
                     fresh(ratings.ai_player(level), pool).row()
                     for level in LEVELS for pool in ratings.pool_names(games)])
+                await recount(conn, {(pool, bucket(fresh(ratings.ai_player(level), pool)
+                                                   .skill.conservative))
+                                     for level in LEVELS for pool in ratings.pool_names(games)})
 
         await self.archive.run(run)
 
@@ -105,18 +111,24 @@ class Players:
                       ) -> tuple[Player, list[dict[str, Any]]] | None:
         """The player and its standing in each pool it has played in (AI levels: all),
         each with its rank and, with history, its last rated games' ratings (oldest
-        first), read over one connection."""
+        first): three queries over one connection, however many pools."""
         async def run(conn: AsyncConnection) -> Any:
-            row = (await conn.execute(select(players).where(players.c.id == player_id))).first()
-            if row is None:
+            rows = list((await conn.execute(
+                select(players, *[column.label(f"s_{column.name}") for column in standings.c])
+                .outerjoin(standings, standings.c.player_id == players.c.id)
+                .where(players.c.id == player_id).order_by(standings.c.pool))).mappings())
+            if not rows:
                 return None
-            found = [dict(s) for s in (await conn.execute(select(standings).where(
-                standings.c.player_id == player_id).order_by(standings.c.pool))).mappings()]
-            for standing in found:
-                standing["rank"] = await _rank(conn, standing)
-                standing["history"] = [] if not history else \
-                    await _history(conn, player_id, standing["pool"], history)
-            return _player(row), found
+            found = [{column.name: row[f"s_{column.name}"] for column in standings.c}
+                     for row in rows if row["s_pool"] is not None]
+            ranks = await _ranks(conn, found)
+            changes = await _histories(conn, player_id, history) if history else {}
+            for standing, rank in zip(found, ranks):
+                standing["rank"] = rank
+                standing["history"] = changes.get(standing["pool"], [])
+            first = rows[0]
+            return Player(first["id"], first["name"], first["kind"], first["created_ms"],
+                          first["last_seen_ms"]), found
 
         return await self.archive.run(run)
 
@@ -141,7 +153,7 @@ class Players:
         the last line's value, player and rank (so no page counts what is above it)."""
         async def run(conn: AsyncConnection) -> Any:
             query = (select(standings, players).join(players, players.c.id == standings.c.player_id)
-                     .where(standings.c.pool == pool, standings.c.ranked.is_(True)))
+                     .where(standings.c.pool == pool, standings.c.ranked == True))  # noqa: E712
             if after is not None:  # a row comparison: one range of the index, any depth
                 value, player_id, _ = after
                 query = query.where(tuple_(standings.c.conservative, standings.c.player_id)
@@ -156,24 +168,40 @@ class Players:
         return await self.archive.run(run)
 
 
-async def _history(conn: AsyncConnection, player_id: str, pool: str,
-                   limit: int) -> list[dict[str, Any]]:
-    rows = await conn.execute(select(rating_changes).where(
-        rating_changes.c.player_id == player_id, rating_changes.c.pool == pool)
-        .order_by(rating_changes.c.rated_order.desc()).limit(limit))
-    return [dict(row) for row in rows.mappings()][::-1]
+async def _histories(conn: AsyncConnection, player_id: str,
+                     limit: int) -> dict[str, list[dict[str, Any]]]:
+    """The player's last `limit` rating changes in each pool, oldest first."""
+    latest = select(rating_changes, func.row_number().over(
+        partition_by=rating_changes.c.pool, order_by=rating_changes.c.rated_order.desc()
+    ).label("age")).where(rating_changes.c.player_id == player_id).subquery()
+    rows = await conn.execute(select(latest).where(latest.c.age <= limit)
+                              .order_by(latest.c.pool, latest.c.rated_order))
+    found: dict[str, list[dict[str, Any]]] = {}
+    for row in rows.mappings():
+        found.setdefault(row["pool"], []).append(dict(row))
+    return found
 
 
-async def _rank(conn: AsyncConnection, standing: dict[str, Any]) -> int | None:
-    """1 + the ranked standings above this one (a higher value, or an equal one and a
-    higher id: the leaderboard's order); None if it is not ranked."""
-    if not standing["ranked"]:
-        return None
-    above = await conn.execute(select(func.count()).select_from(standings).where(
-        standings.c.pool == standing["pool"], standings.c.ranked.is_(True),
-        tuple_(standings.c.conservative, standings.c.player_id)
-        > tuple_(standing["conservative"], standing["player_id"])))
-    return 1 + above.scalar_one()
+async def _ranks(conn: AsyncConnection, found: list[dict[str, Any]]) -> list[int | None]:
+    """Each standing's rank (None if not ranked), in one query: 1 + the ranked standings
+    above it (a higher value, or an equal one and a higher id: the leaderboards' order),
+    summed from the buckets above and counted within its own."""
+    ranked = [standing for standing in found if standing["ranked"]]
+    if not ranked:
+        return [None] * len(found)
+    parts = []
+    for standing in ranked:
+        parts.append(select(func.coalesce(func.sum(rank_counts.c.ranked), 0)).where(
+            rank_counts.c.pool == standing["pool"], rank_counts.c.bucket > standing["bucket"]
+        ).scalar_subquery())
+        parts.append(select(func.count()).select_from(standings).where(
+            standings.c.pool == standing["pool"], standings.c.ranked == True,  # noqa: E712
+            standings.c.bucket == standing["bucket"],
+            tuple_(standings.c.conservative, standings.c.player_id)
+            > tuple_(standing["conservative"], standing["player_id"])).scalar_subquery())
+    counts = list((await conn.execute(select(*parts))).one())
+    above = iter(1 + higher + beside for higher, beside in zip(counts[::2], counts[1::2]))
+    return [next(above) if standing["ranked"] else None for standing in found]
 
 
 def _player(row: Any) -> Player:

@@ -8,16 +8,18 @@ updates happened in, so `rebuild()` replays the rated games by it and reaches ev
 rating exactly. AI levels keep their calibrated skill (service.ratings).
 """
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
-from sqlalchemy import bindparam, delete, func, or_, select, text, update
+from sqlalchemy import bindparam, delete, func, or_, select, text, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from service import ratings
-from service.archive.tables import game_players, games, players, rating_changes, standings
+from service.archive.tables import (game_players, games, players, rank_counts, rating_changes,
+                                    standings)
 
 RATINGS_LOCK = 0x63726162  # pg_advisory_xact_lock's key: "crab"
 RANKED_AFTER = 5           # rated games before a player is on a leaderboard
@@ -87,9 +89,17 @@ class Standing:
         return {"player_id": self.player_id, "pool": self.pool, "mu": self.mu,
                 "sigma": self.sigma, "conservative": skill.conservative,
                 "rated_games": self.rated_games, "games": self.games, "wins": self.wins,
-                # The AI levels are always shown: they are the scale's landmarks.
-                "ranked": self.rated_games >= RANKED_AFTER or
-                ratings.level_of(self.player_id) is not None}
+                "ranked": self.ranked, "bucket": bucket(skill.conservative)}
+
+    @property
+    def ranked(self) -> bool:
+        """On the leaderboard: enough rated games, or an AI level (the scale's landmarks)."""
+        return self.rated_games >= RANKED_AFTER or ratings.level_of(self.player_id) is not None
+
+
+def bucket(conservative: float) -> int:
+    """The tenth of a point a value falls in (rank_counts)."""
+    return math.floor(conservative * 10)
 
 
 def fresh(player_id: str, pool: str) -> Standing:
@@ -103,6 +113,7 @@ class Ledger:
     """Standings being updated in memory, game by game, then saved at once."""
 
     def __init__(self, known: dict[tuple[str, str], Standing]) -> None:
+        self.before = dict(known)
         self.standings = known
         self.changes: list[dict[str, Any]] = []
 
@@ -159,7 +170,7 @@ async def record(conn: AsyncConnection, written: list[Outcome]) -> None:
                            [{"rated_id": outcome.game_id, "order": order}
                             for outcome, order in orders])
         await conn.execute(rating_changes.insert(), ledger.changes)
-    await _save(conn, list(ledger.standings.values()))
+    await _save(conn, ledger)
     seen = max(outcome.ended_ms for outcome in bound)
     await conn.execute(update(players).where(
         players.c.id.in_({player for outcome in bound for player in outcome.seats if player}),
@@ -168,7 +179,8 @@ async def record(conn: AsyncConnection, written: list[Outcome]) -> None:
 
 
 async def lock(conn: AsyncConnection) -> None:
-    """Rating updates one transaction at a time (SQLite has one writer anyway)."""
+    """Standings change one transaction at a time (SQLite has one writer anyway): each
+    reads them, and writes them back with its games counted and ratings updated."""
     if conn.dialect.name == "postgresql":
         await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": RATINGS_LOCK})
 
@@ -186,13 +198,46 @@ async def _known(conn: AsyncConnection, outcomes: list[Outcome]) -> dict[tuple[s
     return found
 
 
-async def _save(conn: AsyncConnection, changed: list[Standing]) -> None:
-    insert = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(standings)
+async def _save(conn: AsyncConnection, ledger: Ledger, recount_moved: bool = True) -> None:
+    """The ledger's standings written, and (recount_moved) the rank counts of every
+    bucket a ranked standing left or entered counted again."""
+    insert = _insert(conn)(standings)
     statement = insert.on_conflict_do_update(
         index_elements=["player_id", "pool"],
         set_={column: insert.excluded[column] for column in
-              ("mu", "sigma", "conservative", "rated_games", "games", "wins", "ranked")})
-    await conn.execute(statement, [standing.row() for standing in changed])
+              ("mu", "sigma", "conservative", "rated_games", "games", "wins", "ranked",
+               "bucket")})
+    await conn.execute(statement, [standing.row() for standing in ledger.standings.values()])
+    if not recount_moved:
+        return
+    touched = set()
+    for key, after in ledger.standings.items():
+        before = ledger.before.get(key)
+        moved = before is None or (before.mu, before.sigma, before.ranked) != \
+            (after.mu, after.sigma, after.ranked)
+        for standing in (before, after) if moved else ():
+            if standing is not None and standing.ranked:
+                touched.add((standing.pool, bucket(standing.skill.conservative)))
+    await recount(conn, touched)
+
+
+async def recount(conn: AsyncConnection, buckets: set[tuple[str, int]] | None) -> None:
+    """rank_counts of these (pool, bucket)s (None: all) counted again from standings."""
+    if buckets is not None and not buckets:
+        return
+    which = [] if buckets is None else [tuple_(rank_counts.c.pool, rank_counts.c.bucket)
+                                        .in_(sorted(buckets))]
+    await conn.execute(delete(rank_counts).where(*which))
+    counted = select(standings.c.pool, standings.c.bucket, func.count()).where(
+        standings.c.ranked == True,  # noqa: E712 - SQL, where `is` is no comparison
+        *([] if buckets is None else [tuple_(standings.c.pool, standings.c.bucket)
+                                      .in_(sorted(buckets))])
+    ).group_by(standings.c.pool, standings.c.bucket)
+    await conn.execute(rank_counts.insert().from_select(["pool", "bucket", "ranked"], counted))
+
+
+def _insert(conn: AsyncConnection) -> Any:
+    return postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
 
 
 async def rebuild(conn: AsyncConnection) -> tuple[int, int]:
@@ -236,7 +281,8 @@ async def rebuild(conn: AsyncConnection) -> tuple[int, int]:
     await conn.execute(delete(rating_changes))
     if ledger.changes:
         await conn.execute(rating_changes.insert(), ledger.changes)
-    await _save(conn, list(ledger.standings.values()))
+    await _save(conn, ledger, recount_moved=False)
+    await recount(conn, None)  # every bucket
     return replayed, differed
 
 

@@ -38,9 +38,18 @@ def upgrade() -> None:
         sa.Column("games", sa.Integer, nullable=False),
         sa.Column("wins", sa.Integer, nullable=False),
         sa.Column("ranked", sa.Boolean, nullable=False),
+        sa.Column("bucket", sa.Integer, nullable=False),
     )
     op.create_index("standings_leaderboard", "standings",
                     ["pool", "ranked", "conservative", "player_id"])
+    op.create_index("standings_by_bucket", "standings",
+                    ["pool", "ranked", "bucket", "conservative", "player_id"])
+    op.create_table(
+        "rank_counts",
+        sa.Column("pool", sa.String(40), primary_key=True),
+        sa.Column("bucket", sa.Integer, primary_key=True),
+        sa.Column("ranked", sa.Integer, nullable=False),
+    )
     op.create_table(
         "game_players",
         sa.Column("game_id", sa.String(64), primary_key=True),
@@ -67,7 +76,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    for table in ("rating_changes", "game_players", "standings", "players"):
+    for table in ("rating_changes", "game_players", "rank_counts", "standings", "players"):
         op.drop_table(table)
     with op.batch_alter_table("archived_games") as table:
         table.drop_constraint("archived_games_rated_order", type_="unique")
