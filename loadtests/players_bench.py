@@ -169,6 +169,14 @@ def queue(tickets: int, url: str) -> dict[str, float]:
             "max": waits[-1], "games": len(games)}
 
 
+def print_reads(args: argparse.Namespace, rows: list) -> None:
+    print(f"\n{args.players:,} players, {args.games:,} rated games; {args.requests} requests"
+          " a run, one at a time\n")
+    print("| read | run | p50 ms | p99 ms |\n|---|---|---|---|")
+    for label, run, p50, p99 in rows:
+        print(f"| {label} | {run} | {p50:.2f} | {p99:.2f} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=100_000)
@@ -203,12 +211,16 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(15)
+        print_reads(args, rows)
         rebuilds = []
         for run in range(1, args.runs + 1):
             progress(f"run {run}: rebuilding every rating")
-            out = subprocess.run([sys.executable, "-m", "service.archive", "rebuild-ratings"],
-                                 cwd=ROOT, env={**os.environ, "DATABASE_URL": url},
-                                 capture_output=True, text=True, check=True).stdout
+            done = subprocess.run([sys.executable, "-m", "service.archive", "rebuild-ratings"],
+                                  cwd=ROOT, env={**os.environ, "DATABASE_URL": url},
+                                  capture_output=True, text=True)
+            if done.returncode:
+                raise RuntimeError(f"the rebuild failed: {done.stderr[-2000:]}")
+            out = done.stdout
             rebuilds.append(float(out.split("(")[1].split()[0].replace(",", "")))
             progress(out.strip())
         redis.Redis.from_url(REDIS_URL).flushdb()
@@ -219,11 +231,6 @@ def main() -> None:
             redis.Redis.from_url(REDIS_URL).flushdb()
     finally:
         psql(SERVER, f"DROP DATABASE {name} WITH (FORCE)")
-    print(f"\n{args.players:,} players, {args.games:,} rated games; {args.requests} requests"
-          " a run, one at a time\n")
-    print("| read | run | p50 ms | p99 ms |\n|---|---|---|---|")
-    for label, run, p50, p99 in rows:
-        print(f"| {label} | {run} | {p50:.2f} | {p99:.2f} |")
     print(f"\nrating rebuild, games/s: median {statistics.median(rebuilds):,.0f}"
           f" (runs {', '.join(f'{r:,.0f}' for r in rebuilds)})\n")
     print(f"| queue run | tickets | games | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|")

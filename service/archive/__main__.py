@@ -15,7 +15,7 @@ from service.config import ConfigError, Settings
 
 
 async def _main(action: str, url: str) -> str:
-    archive = Archive(url)
+    archive = Archive(url, command_timeout=None)  # a rebuild's statements run for minutes
     try:
         if action == "upgrade":
             await archive.prepare(migrate_schema=True)

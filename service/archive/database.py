@@ -73,13 +73,15 @@ def _faults(error: Exception) -> bool:
 
 
 class Archive:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, command_timeout: float | None = 30) -> None:
+        """command_timeout: the longest a statement may run (None: no limit, for the
+        commands of service.archive's CLI; the service's own statements are short)."""
         self.url = engine_url(url)
         self.dialect = self.url.partition("+")[0]
         options: dict[str, Any] = {"pool_pre_ping": True}
         if self.dialect == "postgresql":
             # A database that is down answers within seconds: the drain retries later.
-            options["connect_args"] = {"timeout": 5, "command_timeout": 30}
+            options["connect_args"] = {"timeout": 5, "command_timeout": command_timeout}
         self._engine: AsyncEngine = create_async_engine(self.url, **options)
         if self.dialect == "sqlite":
             event.listen(self._engine.sync_engine, "connect", _sqlite_pragmas)
