@@ -57,7 +57,7 @@ def fill(url: str, players: int, games: int) -> None:
             md5(i::text) || md5((-i)::text), {now}, {now} FROM generate_series(1, {players}) i""",
         *[f"""INSERT INTO standings SELECT 'p_' || lpad(i::text, 16, '0'), '{pool}', mu, sigma,
               mu - 3 * sigma, rated, rated + 3, rated / 2, rated >= 5,
-              floor((mu - 3 * sigma) * 10)::int
+              floor((mu - 3 * sigma) * 10)::int, '[]'
               FROM (SELECT i, 15 + random() * 20 AS mu, 1 + random() * 7 AS sigma,
                            floor(random() * 60)::int AS rated
                     FROM generate_series(1, {players}) i) s""" for pool in POOLS],
@@ -75,6 +75,14 @@ def fill(url: str, players: int, games: int) -> None:
             ON CONFLICT DO NOTHING""",
         """INSERT INTO rank_counts SELECT pool, bucket, count(*) FROM standings WHERE ranked
            GROUP BY pool, bucket""",
+        # Each standing's last 50 rated games, as the service keeps them for a profile.
+        """UPDATE standings SET recent = r.points FROM (
+             SELECT player_id, pool, json_agg(json_build_array(game_id, ended_ms, mu, sigma)
+                                              ORDER BY rated_order)::text AS points
+             FROM (SELECT *, row_number() OVER (PARTITION BY player_id, pool
+                                                ORDER BY rated_order DESC) AS age
+                   FROM rating_changes) latest WHERE age <= 50 GROUP BY player_id, pool) r
+           WHERE standings.player_id = r.player_id AND standings.pool = r.pool""",
         "VACUUM ANALYZE",  # as autovacuum leaves a table that has settled
     ]
     for statement in statements:

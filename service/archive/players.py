@@ -7,6 +7,7 @@ profiles show everyone on one scale.
 """
 
 import hashlib
+import json
 import secrets
 import time
 from dataclasses import dataclass
@@ -20,8 +21,7 @@ from service import ratings
 from service.archive.database import Archive
 from service.archive.standings import bucket, fresh, recount
 from service.archive.standings import lock as standings_lock
-from service.archive.tables import (game_players, players, rank_counts, rating_changes,
-                                    standings)
+from service.archive.tables import (game_players, players, rank_counts, standings)
 
 KEY_PREFIX = "crab_pk_"   # so a key is told from a seat token at a glance (and by scanners)
 LEVELS = (1, 2, 3, 4, 5)
@@ -111,7 +111,7 @@ class Players:
                       ) -> tuple[Player, list[dict[str, Any]]] | None:
         """The player and its standing in each pool it has played in (AI levels: all),
         each with its rank and, with history, its last rated games' ratings (oldest
-        first): three queries over one connection, however many pools."""
+        first): two queries over one connection, however many pools."""
         async def run(conn: AsyncConnection) -> Any:
             rows = list((await conn.execute(
                 select(players, *[column.label(f"s_{column.name}") for column in standings.c])
@@ -121,11 +121,12 @@ class Players:
                 return None
             found = [{column.name: row[f"s_{column.name}"] for column in standings.c}
                      for row in rows if row["s_pool"] is not None]
-            ranks = await _ranks(conn, found)
-            changes = await _histories(conn, player_id, history) if history else {}
-            for standing, rank in zip(found, ranks):
+            for standing, rank in zip(found, await _ranks(conn, found)):
                 standing["rank"] = rank
-                standing["history"] = changes.get(standing["pool"], [])
+                standing["history"] = [
+                    {"game_id": game_id, "ended_ms": ended_ms, "mu": mu, "sigma": sigma}
+                    for game_id, ended_ms, mu, sigma in json.loads(standing["recent"])[-history:]
+                ] if history else []
             first = rows[0]
             return Player(first["id"], first["name"], first["kind"], first["created_ms"],
                           first["last_seen_ms"]), found
@@ -166,20 +167,6 @@ class Players:
                     for index, row in enumerate(rows)]
 
         return await self.archive.run(run)
-
-
-async def _histories(conn: AsyncConnection, player_id: str,
-                     limit: int) -> dict[str, list[dict[str, Any]]]:
-    """The player's last `limit` rating changes in each pool, oldest first."""
-    latest = select(rating_changes, func.row_number().over(
-        partition_by=rating_changes.c.pool, order_by=rating_changes.c.rated_order.desc()
-    ).label("age")).where(rating_changes.c.player_id == player_id).subquery()
-    rows = await conn.execute(select(latest).where(latest.c.age <= limit)
-                              .order_by(latest.c.pool, latest.c.rated_order))
-    found: dict[str, list[dict[str, Any]]] = {}
-    for row in rows.mappings():
-        found.setdefault(row["pool"], []).append(dict(row))
-    return found
 
 
 async def _ranks(conn: AsyncConnection, found: list[dict[str, Any]]) -> list[int | None]:

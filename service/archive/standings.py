@@ -8,6 +8,7 @@ updates happened in, so `rebuild()` replays the rated games by it and reaches ev
 rating exactly. AI levels keep their calibrated skill (service.ratings).
 """
 
+import json
 import math
 from dataclasses import dataclass, replace
 from typing import Any
@@ -23,6 +24,7 @@ from service.archive.tables import (game_players, games, players, rank_counts, r
 
 RATINGS_LOCK = 0x63726162  # pg_advisory_xact_lock's key: "crab"
 RANKED_AFTER = 5           # rated games before a player is on a leaderboard
+RECENT = 50                # rated games a standing keeps the ratings after (a profile's chart)
 
 
 class _Seat(msgspec.Struct):
@@ -79,6 +81,9 @@ class Standing:
     rated_games: int = 0
     games: int = 0
     wins: int = 0
+    # The last RECENT rated games' ratings, oldest first: (game id, ended ms, mu, sigma).
+    # Kept in the row so that a profile's chart costs no read of rating_changes.
+    recent: tuple[tuple[str, int, float, float], ...] = ()
 
     @property
     def skill(self) -> ratings.Skill:
@@ -89,7 +94,8 @@ class Standing:
         return {"player_id": self.player_id, "pool": self.pool, "mu": self.mu,
                 "sigma": self.sigma, "conservative": skill.conservative,
                 "rated_games": self.rated_games, "games": self.games, "wins": self.wins,
-                "ranked": self.ranked, "bucket": bucket(skill.conservative)}
+                "ranked": self.ranked, "bucket": bucket(skill.conservative),
+                "recent": json.dumps(self.recent)}
 
     @property
     def ranked(self) -> bool:
@@ -136,9 +142,12 @@ class Ledger:
         fixed = [ratings.level_of(standing.player_id) is not None for standing in before]
         after = ratings.rated([standing.skill for standing in before], outcome.ranks, fixed)
         for standing, skill, keep in zip(before, after, fixed):
+            recent = standing.recent if keep else (
+                *standing.recent, (outcome.game_id, outcome.ended_ms, skill.mu, skill.sigma)
+            )[-RECENT:]
             self.standings[standing.player_id, pool] = replace(
                 standing, mu=skill.mu, sigma=skill.sigma,
-                rated_games=standing.rated_games + 1)
+                rated_games=standing.rated_games + 1, recent=recent)
             if not keep:
                 self.changes.append({"game_id": outcome.game_id, "player_id": standing.player_id,
                                      "pool": pool, "rated_order": order,
@@ -206,7 +215,7 @@ async def _save(conn: AsyncConnection, ledger: Ledger, recount_moved: bool = Tru
         index_elements=["player_id", "pool"],
         set_={column: insert.excluded[column] for column in
               ("mu", "sigma", "conservative", "rated_games", "games", "wins", "ranked",
-               "bucket")})
+               "bucket", "recent")})
     await conn.execute(statement, [standing.row() for standing in ledger.standings.values()])
     if not recount_moved:
         return
@@ -288,4 +297,5 @@ async def rebuild(conn: AsyncConnection) -> tuple[int, int]:
 
 def _standing(row: Any) -> Standing:
     return Standing(row["player_id"], row["pool"], row["mu"], row["sigma"], row["rated_games"],
-                    row["games"], row["wins"])
+                    row["games"], row["wins"],
+                    tuple(tuple(point) for point in json.loads(row["recent"])))  # type: ignore[misc]

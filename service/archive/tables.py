@@ -68,6 +68,7 @@ standings = Table(
     Column("wins", Integer, nullable=False),
     Column("ranked", Boolean, nullable=False),
     Column("bucket", Integer, nullable=False),        # floor(conservative x 10): rank_counts'
+    Column("recent", Text, nullable=False),           # the last rated games' ratings (JSON)
     Index("standings_leaderboard", "pool", "ranked", "conservative", "player_id"),
     Index("standings_by_bucket", "pool", "ranked", "bucket", "conservative", "player_id"),
 )

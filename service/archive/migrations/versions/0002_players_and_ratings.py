@@ -39,6 +39,7 @@ def upgrade() -> None:
         sa.Column("wins", sa.Integer, nullable=False),
         sa.Column("ranked", sa.Boolean, nullable=False),
         sa.Column("bucket", sa.Integer, nullable=False),
+        sa.Column("recent", sa.Text, nullable=False),
     )
     op.create_index("standings_leaderboard", "standings",
                     ["pool", "ranked", "conservative", "player_id"])
