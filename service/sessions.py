@@ -149,7 +149,8 @@ class Sessions:
                     ai=ai_seats if any(ai_seats) else None,
                     names=names if names and any(names) else None,
                     open_seats=[seat for seat, kind in enumerate(kinds) if kind == "open"],
-                    listed=request.listed, options=options, clock=clock)
+                    listed=request.listed, options=options, clock=clock,
+                    hints="open" not in kinds)
         game_id, session = await self.create_from(meta.with_deadlines(state.to_move, None),
                                                   state)
         return game_id, session, list(tokens)
@@ -241,6 +242,7 @@ class Sessions:
             "legal_moves": state.legal_moves(seat) if active and seat is not None else [],
             "result": Sessions.result(session), "view": state.view(seat),
             "seats": meta.seats(), "clock": meta.clock, "rematch": meta.rematch,
+            "hints": meta.hints,
         }
 
     @staticmethod

@@ -15,6 +15,7 @@ function route() {
   current?.close();
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
   window.scrollTo(0, 0);
+  document.title = "Crab Table";
   if (parts[0] === "g" && parts[1]) {
     current = openTable(root, { id: parts[1] });
   } else if (parts[0] === "join" && parts[1]) {

@@ -30,5 +30,5 @@ export function card(look, name, { onclick, selected, hint, target, small, key, 
 
 // A face-down card showing `picture` (each game registers its own, game-registry.js).
 export function cardBack(picture, { small, key } = {}) {
-  return h("div.card.back", { class: small ? "small" : "", "aria-hidden": "true", "data-key": key }, icon(picture));
+  return h("div.card.back", { class: [picture, small && "small"].filter(Boolean).join(" "), "aria-hidden": "true", "data-key": key }, icon(picture));
 }

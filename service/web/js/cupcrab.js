@@ -72,7 +72,9 @@ function seatInfo(ctx, seat) {
       h("span.kind", { title: "Crabs left" }, icon("crab"), s.crabs),
       h("span.kind", { title: "Octopuses left" }, icon("octopus"), s.octopuses),
       h("span.kind", { title: "Bottles left" }, icon("bottle"), s.bottles)),
-    h("div.sub", {}, selecting ? (s.selected ? "✓ has chosen" : "choosing…") : `${s.hand_size} in hand`),
+    h("div.sub", {}, ctx.view.starting_player === seat && ctx.view.phase !== "over"
+      ? h("span.starts", { title: `starts round ${ctx.view.round}` }, "starts · ") : null,
+      selecting ? (s.selected ? "✓ has chosen" : "choosing…") : `${s.hand_size} in hand`),
   ];
 }
 
@@ -185,16 +187,30 @@ function handTray(ctx) {
     if (!name) return h("div.card.placeholder", { "aria-hidden": "true" });
     const playable = movesOf(ctx, name).length > 0;
     const picked = ui.pickedIndex === i;  // copies of a card are alike, but one is picked
+    const why = ctx.legal.length && !playable ? unplayable(view, name) : null;
     return card(look, name, {
       onclick: playable ? () => ctx.set(picked ? { picked: null, pickedIndex: null } : { picked: name, pickedIndex: i }) : null,
       selected: playable ? picked : undefined, key: `hand-${i}-${name}`,
-      hint: ui.hint && ui.hint.card === name && !ui.picked,
+      hint: ui.hint && ui.hint.card === name && !ui.picked, title: why ? `${cupLabel(name)}: ${why}` : undefined,
     });
   });
+  const blocked = ctx.legal.length && ctx.legal.some((m) => m.type !== "discard")
+    ? [...new Set(view.hand.filter((name) => !movesOf(ctx, name).length))].map((name) => `${cupLabel(name)}: ${unplayable(view, name)}.`)
+    : [];
   const waiting = ctx.body.status === "waiting" ? "Your hand is dealt: you choose 3 cards once every seat is taken."
-    : view.phase === "select" ? "Your 3 cards are chosen: waiting for the others." : null;
+    : view.phase === "select" ? "Your 3 cards are chosen: waiting for the others."
+    : view.round === 7 && view.phase === "play" ? "Round 7: your last 3 cards were selected for you (there is no choice left)." : null;
   return h("div.tray", { "aria-label": "Your hand" }, h("div.cards", {}, slots),
-    h("div.tray-actions", {}, waiting ? h("span.note", {}, waiting) : null));
+    h("div.tray-actions", {}, h("div.notes", {}, waiting ? h("span.note", {}, waiting) : null,
+      blocked.map((text) => h("span.note.why", {}, text)))));
+}
+
+// Why a card of the hand cannot be placed now (the rules' targets, C3).
+function unplayable(view, name) {
+  const stacks = view.stacks.filter(Boolean);
+  if (name === "crab") return stacks.length ? "every stack is bottled: only an Octopus takes a bottled stack" : "there is no stack to claim yet";
+  if (name === "octopus") return "no stack is bottled: an Octopus claims only a bottled stack";
+  return "every stack is bottled and no slot is free";
 }
 
 // -- words ---------------------------------------------------------------------------
@@ -205,15 +221,22 @@ function prompt(ctx) {
   if (view.phase === "over") return `${round}: the game is over.`;
   if (!ctx.legal.length) {
     const waitingFor = view.to_move.filter((s) => s !== ctx.you).map(ctx.name).join(", ");
-    return view.phase === "select" ? `${round}: ${waitingFor || "everybody"} choosing secretly…` : `${round}: ${waitingFor} to play…`;
+    return view.phase === "select" ? `${round}: ${waitingFor || "everybody"} choosing secretly (${firstPlayer(ctx)})…`
+      : `${round} (${firstPlayer(ctx)}): ${waitingFor} to play…`;
   }
-  if (selects(ctx).length) return `${round}: choose 3 cards to play this round. Nobody sees them until they are played.`;
+  if (selects(ctx).length) return `${round}: choose 3 cards to play this round. Nobody sees them until they are played; ${firstPlayer(ctx)}.`;
   if (!ui.picked) {
     return ctx.legal.every((m) => m.type === "discard")
       ? "No card of yours can be placed: pick one to discard."
       : "Your turn: pick a card from your hand.";
   }
   return `Place your ${cupLabel(ui.picked)}: click a highlighted stack, slot or pile. Esc to cancel.`;
+}
+
+// Who plays first this round (C6: one seat further each round).
+function firstPlayer(ctx) {
+  const seat = ctx.view.starting_player;
+  return seat === ctx.you ? "you play first" : `${ctx.name(seat)} plays first`;
 }
 
 function describeMove(move) {
@@ -259,7 +282,7 @@ register({
   icon: "crab",
   players: [2, 5],
   options: null,
-  back: "crab",
+  back: () => "crab",
   rounds: 7,
-  seatInfo, board, hand, prompt, describeMove, applyHint, changes, resultColumns,
+  seatInfo, board, hand, prompt, narrator: () => (entry) => describeMove(entry.move), applyHint, changes, resultColumns,
 });

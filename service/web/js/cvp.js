@@ -5,25 +5,30 @@ import { h, moveKey } from "./dom.js";
 import { card, cardBack, icon } from "./cards.js";
 import { register } from "./game-registry.js";
 
-const BACK = "octopus";
 // -- cards -------------------------------------------------------------------------
 
 const SPECIES = { pincer: "2", heal: "5", search: "10", blind: "2", capture: "5", mimic: "10" };
 const EFFECT_OF_FACE = { alpha: "start", 1: "resist", 4: "offer", 7: "draw-and-discard", 8: "reverse" };
 
+// Each effect: its name, what the card does (said of whoever holds it), and what it does
+// when the opponent plays it, said from the viewer's side.
 const EFFECTS = {
-  start: ["Start", "Only opens a round"],
-  resist: ["Resist", "Cancels the effect just played"],
-  offer: ["Offer", "Give a card to the opponent"],
-  "draw-and-discard": ["Draw & discard", "Draw a card, then discard one"],
-  reverse: ["Reverse", "The next card must be lower"],
-  pincer: ["Pincer", "See their hand, send one card back to its draw pile"],
-  heal: ["Heal", "Discard a card, then refill to 5"],
-  search: ["Search", "Take any card of your draw pile"],
-  blind: ["Blind", "Draw a card; plays on anything but Ω"],
-  capture: ["Capture", "You may take the card beneath"],
-  mimic: ["Mimic", "See their hand, copy one of its effects"],
+  start: ["Start", "Only opens a round", "it only opens a round"],
+  resist: ["Resist", "Played just after an effect, cancels it; else a plain 1", "it cancels the effect just played"],
+  offer: ["Offer", "Its player gives a card to the opponent", "they will give you a card of their hand"],
+  "draw-and-discard": ["Draw & discard", "Its player draws a card, then discards one", "they will draw a card, then discard one face down"],
+  reverse: ["Reverse", "The next card must be lower", "the next card must be lower"],
+  pincer: ["Pincer", "Its player sees the opponent's hand and sends one of its cards back to its draw pile",
+           "they will see your hand and send one of your cards back to its draw pile"],
+  heal: ["Heal", "Its player discards a card, then refills to 5", "they will discard a card, then refill to 5"],
+  search: ["Search", "Its player takes any card of their own draw pile", "they will take any card of their draw pile"],
+  blind: ["Blind", "Its player draws a card; plays on anything but Ω", "they draw a card"],
+  capture: ["Capture", "Its player may take the card beneath", "they may take the card beneath into their hand"],
+  mimic: ["Mimic", "Its player sees the opponent's hand and may copy one of its effects",
+          "they will see your hand and may copy one of its effects"],
 };
+// The effects a response window opens for (docs/rules.md, P3): the others cannot be resisted.
+const CANCELLABLE = new Set(["pincer", "heal", "search", "capture", "mimic", "draw-and-discard", "offer", "reverse"]);
 
 function cvpFace(name) {
   const dash = name.indexOf("-");
@@ -34,10 +39,13 @@ function cvpFace(name) {
   return { colour, value, effect };
 }
 
-function cvpLabel(name) {
+// A card in words: "Crab 8 (Reverse)". A 1 is a Resist only when used as one: played in a
+// normal turn it is a plain 1 (plain: true).
+function cvpLabel(name, { plain = false } = {}) {
   const { colour, value, effect } = cvpFace(name);
   const who = colour === "crab" ? "Crab" : "Octopus";
-  return `${who} ${value}${effect ? ` (${EFFECTS[effect][0]})` : ""}`;
+  const shown = effect && !(plain && effect === "resist");
+  return `${who} ${value}${shown ? ` (${EFFECTS[effect][0]})` : ""}`;
 }
 
 // A card's drawing (cards.js draws the card around it).
@@ -78,10 +86,10 @@ function seatInfo(ctx, seat) {
   ];
 }
 
-// A draw pile: face down, its size on it.
-function deck(size, label) {
-  return h("div.deck", { class: size ? "" : "empty", "aria-label": `${label}: ${size} cards`, title: `${label}: ${size} cards` },
-    size ? cardBack(BACK, { small: true }) : h("div.card.small.placeholder", {}), h("span.deck-count", {}, size));
+// A draw pile: face down, its animal on its back, its size on it.
+function deck(size, label, colour) {
+  return h("div.deck", { class: size ? "" : "empty", role: "img", "aria-label": `${label}: ${size} cards`, title: `${label}: ${size} cards` },
+    size ? cardBack(colour, { small: true }) : h("div.card.small.placeholder", {}), h("span.deck-count", {}, size));
 }
 
 // -- board -------------------------------------------------------------------------
@@ -90,7 +98,9 @@ function rule(view) {
   const top = view.pile[view.pile.length - 1];
   if (!top) return "Empty pile: the opener plays any card";
   const value = cvpFace(top).value;
-  return view.lower ? `Reverse: the next card must be lower than ${value}` : `Next card must be higher than ${value}`;
+  if (view.lower) return `Reverse: the next card must be lower than ${value}`;
+  if (value === "Ω") return "Nothing can follow Ω: the next player can only pass";
+  return `Next card must be higher than ${value}`;
 }
 
 function board(ctx) {
@@ -102,8 +112,8 @@ function board(ctx) {
   const pending = view.pending;
   return h("div.cvp-board", {},
     h("div.opponent-hand", { "aria-label": `${ctx.name(opponent)}'s hand: ${other.hand_size} cards` },
-      deck(other.draw_size, `${possessive(ctx.name(opponent))} draw pile`),
-      h("div.fan", {}, Array.from({ length: other.hand_size }, (_, i) => cardBack(BACK, { small: true, key: `ob-${i}` }))),
+      deck(other.draw_size, `${possessive(ctx.name(opponent))} draw pile`, other.colour),
+      h("div.fan", {}, Array.from({ length: other.hand_size }, (_, i) => cardBack(other.colour, { small: true, key: `ob-${i}` }))),
       h("span.row-label", {}, `${ctx.name(opponent)}: ${other.hand_size} in hand, ${other.draw_size} to draw`)),
     h("div.pile-area", {},
       h("div.pile", { class: ctx.changed.has("pile") ? "changed" : "", "aria-label": `Round pile, ${pile.length} cards` },
@@ -113,8 +123,15 @@ function board(ctx) {
         pile.length ? null : h("div.card.placeholder", {}, "pile")),
       h("div.pile-notes", {},
         h("div.rule", { class: view.lower ? "lower" : "" }, rule(view)),
-        pending ? h("div.pending", {}, `${possessive(ctx.name(pending.seat))} ${cvpLabel(pending.card)}: ${effectName(pending.effect)}`) : h("div.pending.none", {}, "\u00a0"),
+        pending ? h("div.pending", {}, pendingText(ctx, pending)) : h("div.pending.none", {}, "\u00a0"),
         h("div.discard", {}, `Round ${view.round} · ${view.discard_size} discarded`))));
+}
+
+// The effect waiting or resolving, said from the viewer's side.
+function pendingText(ctx, pending) {
+  const mine = pending.seat === ctx.you;
+  const [name, card, theirs] = EFFECTS[pending.effect];
+  return `${possessive(ctx.name(pending.seat))} ${cvpLabel(pending.card)}: ${mine || ctx.you === null ? `${name}: ${card.toLowerCase()}` : theirs}`;
 }
 
 // -- the player's cards ------------------------------------------------------------
@@ -129,7 +146,7 @@ function hand(ctx) {
       return card(look, name, { key: `h-${i}-${name}`, onclick: move ? () => ctx.send(move) : null,
         hint: move && isHint(ctx, move), title: move ? `${cvpLabel(name)}: ${verb(move)}` : undefined });
     }), view.hand.length ? null : h("div.card.placeholder", {}, "empty")),
-    h("div.tray-actions", {}, deck(view.seats[ctx.you].draw_size, "Your draw pile"),
+    h("div.tray-actions", {}, deck(view.seats[ctx.you].draw_size, "Your draw pile", view.seats[ctx.you].colour),
       h("span.row-label", {}, `You play ${COLOUR[view.seats[ctx.you].colour]}: ${view.seats[ctx.you].draw_size} to draw`)));
 }
 
@@ -146,11 +163,12 @@ function prompt(ctx) {
   if (!ctx.legal.length) return `${ctx.name(mover)} ${waitingText(view)}…`;
   const pending = view.pending;
   const opponent = ctx.name(1 - ctx.you);
+  const top = view.pile[view.pile.length - 1];
   switch (view.phase) {
-    case "turn": return view.pile.length
-      ? `Your turn: play a card ${view.lower ? "lower" : "higher"} than the top card, or pass (${ctx.name(view.last_player)} then wins the round).`
-      : "You open the round: play any card.";
-    case "response": return `${opponent} played ${cvpLabel(pending.card)}: ${EFFECTS[pending.effect][1]}. Resist with a 1 to cancel it, or let it happen.`;
+    case "turn": return !view.pile.length ? "You open the round: play any card."
+      : !view.lower && cvpFace(top).value === "Ω" ? `Nothing can follow Ω: pass, and ${ctx.name(view.last_player)} wins the round.`
+      : `Your turn: play a card ${view.lower ? "lower" : "higher"} than the top card, or pass (${ctx.name(view.last_player)} then wins the round).`;
+    case "response": return `${opponent} played ${cvpLabel(pending.card)}: ${EFFECTS[pending.effect][2]}. Resist with a 1 to cancel it, or let it happen.`;
     case "pincer": return "Pincer: here is their hand. Pick the card to send back to its draw pile.";
     case "heal": return "Heal: discard a card of your hand face down, then you refill to 5.";
     case "search": return "Search: here is your draw pile. Take one card into your hand.";
@@ -209,16 +227,97 @@ function buttonText(ctx, move) {
 
 function describeMove(move) {
   switch (move.type) {
-    case "play": return `played ${cvpLabel(move.card)}`;
-    case "pass": return "passed";
-    case "decline": return "declined";
-    case "capture": return "took the card beneath";
-    case "pincer": return move.card ? `sent ${cvpLabel(move.card)} back (Pincer)` : "sent a card back (Pincer)";
-    case "discard": return move.card ? `discarded ${cvpLabel(move.card)}` : "discarded a card face down";
-    case "search": return move.card ? `took ${cvpLabel(move.card)} from the draw pile` : "took a card from the draw pile";
-    case "give": return move.card ? `gave ${cvpLabel(move.card)}` : "gave a card";
-    case "copy": return `copied ${effectName(move.effect)}`;
+    case "play": return `play ${cvpLabel(move.card)}`;
+    case "pass": return "pass";
     default: return move.type;
+  }
+}
+
+// The log's sentences: each move as it mattered then. It follows the effect in play (so
+// that a decline says what it declined and a 1 says whether it resisted), who put the top
+// card (the round's winner at a pass) and the round.
+function narrator(ctx) {
+  let pending = null;      // { seat, card, effect } of the effect in play
+  let windowOpen = false;  // the move just before opened a response window
+  let top = null;          // who put the top card on the pile
+  let round = 1;
+  const your = (seat) => (seat === ctx.you ? "your" : "their");
+  const wins = (seat) => (seat === ctx.you ? "you win" : `${ctx.name(seat)} wins`);
+  const owner = (effect) => `${effect.seat === ctx.you ? "your" : `${ctx.name(effect.seat)}'s`} ${cvpLabel(effect.card)}`;
+  return (entry) => {
+    const { move, seat } = entry;
+    const opened = windowOpen;
+    windowOpen = false;
+    let text = tell(move, seat, opened);
+    const over = ctx.body.status === "over" && ctx.body.result?.reason === "finished" && entry.version === ctx.body.version;
+    if (over) text += `: ${wins(seat)} the game`;
+    return text;
+  };
+
+  function tell(move, seat, opened) {
+    switch (move.type) {
+      case "play": {
+        const effect = cvpFace(move.card).effect;
+        if (opened && effect === "resist" && pending && seat !== pending.seat) {
+          const cancelled = owner(pending);
+          pending = null;
+          top = seat;
+          return `resisted with ${cvpLabel(move.card)}: ${cancelled} is cancelled`;
+        }
+        top = seat;
+        pending = CANCELLABLE.has(effect) ? { seat, card: move.card, effect } : null;
+        windowOpen = !!pending;
+        if (effect === "blind") return `played ${cvpLabel(move.card)} and drew a card`;
+        return `played ${cvpLabel(move.card, { plain: true })}`;
+      }
+      case "pass": {
+        const text = top === null ? "passed" : `passed: ${wins(top)} round ${round}`;
+        round += 1;
+        top = null;
+        pending = null;
+        return text;
+      }
+      case "decline": {
+        const was = pending;
+        if (opened && was && seat !== was.seat) {
+          if (was.effect === "reverse") pending = null;  // nothing left to choose
+          return `did not Resist ${owner(was)}`;
+        }
+        pending = null;
+        if (was?.effect === "capture") return "left the card beneath (Capture)";
+        if (was?.effect === "mimic") return "copied nothing (Mimic)";
+        return "declined";
+      }
+      case "capture":
+        pending = null;
+        return `took the card beneath into ${your(seat)} hand (Capture)`;
+      case "copy":
+        pending = { seat, card: pending?.card, effect: move.effect };
+        if (move.effect === "reverse" || move.effect === "blind") pending = null;
+        return `copied ${effectName(move.effect)} (Mimic)${move.effect === "blind" ? " and drew a card" : ""}`;
+      case "pincer": {
+        pending = null;
+        const victim = ctx.name(1 - seat);
+        const whose = 1 - seat === ctx.you ? "your" : `${victim}'s`;
+        const pile = move.card ? (cvpFace(move.card).colour === "crab" ? "the Crab" : "the Octopus") : "its";
+        return move.card ? `sent ${whose} ${cvpLabel(move.card)} back to ${pile} draw pile (Pincer)` : `sent one of ${whose} cards back to its draw pile (Pincer)`;
+      }
+      case "discard": {
+        const heal = pending?.effect === "heal";
+        pending = null;
+        const what = move.card ? cvpLabel(move.card) : "a card";
+        return `discarded ${what} face down${heal ? " and refilled to 5 (Heal)" : " (Draw & discard)"}`;
+      }
+      case "search":
+        pending = null;
+        return `took ${move.card ? cvpLabel(move.card) : "a card"} from ${your(seat)} draw pile (Search)`;
+      case "give": {
+        pending = null;
+        const to = 1 - seat === ctx.you ? "you" : ctx.name(1 - seat);
+        return move.card ? `gave ${cvpLabel(move.card)} to ${to} (Offer)` : `gave ${to} a card (Offer)`;
+      }
+      default: return move.type;
+    }
   }
 }
 
@@ -255,7 +354,7 @@ register({
   icon: "octopus",
   players: [2, 2],
   options: { defaults: { mode: "symmetrical" }, form: deckForm },
-  back: BACK,
+  back: (view, seat) => view.seats[seat].colour,
   rounds: null,
-  seatInfo, board, hand, prompt, choices, describeMove, applyHint, changes, resultColumns,
+  seatInfo, board, hand, prompt, choices, narrator, applyHint, changes, resultColumns,
 });

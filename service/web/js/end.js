@@ -19,10 +19,11 @@ export function endScreen(ctx) {
     h("table.ranking", {},
       h("thead", {}, h("tr", {}, h("th", {}, "Rank"), h("th", {}, "Player"), columns.map((c) => h("th", {}, c)))),
       h("tbody", {}, result.ranking.map((row) => h("tr", { class: [row.rank === 1 && "winner", row.seat === ctx.you && "me"].filter(Boolean).join(" ") },
-        h("td", {}, row.rank === 1 ? "★ 1" : row.rank), h("td", {}, ctx.name(row.seat)),
+        h("td", {}, row.rank === 1 ? "★ 1" : row.rank), h("td", {}, h("bdi", {}, ctx.plain(row.seat))),
         game.resultColumns(result, row.seat).map(([, value]) => h("td", {}, value)))))),
     h("div.end-actions", {},
       h("a.button.primary", { href: "#/", "data-key": "new-game" }, "New game"),
+      h("a.button.ghost", { href: `#/replay/${encodeURIComponent(ctx.id)}`, "data-key": "replay" }, "Replay, every card shown"),
       ctx.you !== null
         ? h("button.ghost", { type: "button", "data-key": "rematch", onclick: ctx.rematch }, body.rematch ? "Go to the rematch" : "Rematch")
         : null)),

@@ -1,25 +1,35 @@
 // The move log as sentences: what each entry says happened, newest first on the table,
-// the whole game at its end.
+// the whole game at its end. Each game's narrator reads the log in order, so that a
+// sentence can say what a move meant then (which round a pass ended and who won it, what
+// a decline declined).
 
 import { h } from "./dom.js";
+import { isolate } from "./table-view.js";
 
-export function describeEntry(ctx, entry) {
+// Every entry with its sentence, oldest first.
+export function narrate(ctx, entries) {
+  const tell = ctx.game.narrator(ctx);
+  return entries.map((entry) => ({ entry, text: sentence(ctx, entry, tell) }));
+}
+
+function sentence(ctx, entry, tell) {
   const who = ctx.name(entry.seat);
   switch (entry.kind) {
-    case "join": return `${entry.name || who} sat down`;
-    case "leave": return `${entry.name || who} left`;
-    case "timeout": return `${who} ran out of time: ${ctx.game.describeMove(entry.move)}`;
+    case "join": return `${entry.name ? isolate(entry.name) : who} sat down`;
+    case "leave": return `${entry.name ? isolate(entry.name) : who} left`;
+    case "timeout": return `${who} ran out of time: ${tell(entry)}`;
     case "forfeit": return `${entry.forfeited.map(ctx.name).join(" and ")} ran out of time: forfeit`;
     case "rematch": return "A rematch was set up";
-    default: return `${who} ${ctx.game.describeMove(entry.move)}`;
+    default: return `${who} ${tell(entry)}`;
   }
 }
 
 export function logPanel(ctx, last) {
-  const entries = last ? ctx.history.slice(-last).reverse() : ctx.history;
+  const told = narrate(ctx, ctx.history);
+  const entries = last ? told.slice(-last).reverse() : told;
   return h("aside.log", { "aria-label": "What happened" },
     h("h2", {}, last ? "Latest moves" : "The whole game"),
-    h("ul", {}, entries.map((entry, i) => h("li", { class: last && i === 0 && ctx.changed.size ? "fresh" : "" },
-      h("span.v", {}, `#${entry.version}`), " ", describeEntry(ctx, entry)))),
+    h("ul", {}, entries.map(({ entry, text }, i) => h("li", { class: last && i === 0 && ctx.changed.size ? "fresh" : "" },
+      h("span.v", {}, `#${entry.version}`), " ", text))),
     entries.length ? null : h("p.note", {}, "No move yet."));
 }

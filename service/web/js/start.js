@@ -15,7 +15,7 @@ const CLOCKS = [["No clock", null], ["30 s a turn", 30], ["2 min a turn", 120], 
 export function openStart(root) {
   // Each game's creation options are kept apart, so that switching games loses none.
   const form = { game: games()[0].name, players: 3, options: Object.fromEntries(games().map((g) => [g.name, { ...g.options?.defaults }])),
-                 seats: [], clock: null, onTimeout: "ai", listed: true, name: playerName() };
+                 seats: [], clock: null, onTimeout: "ai", listed: false, name: playerName() };
   let error = "";
   let busy = false;
   let waiting = null;

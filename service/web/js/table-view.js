@@ -6,11 +6,22 @@ import { endScreen } from "./end.js";
 import { invitePanel } from "./invite.js";
 import { logPanel } from "./log.js";
 
+// A seat's name as the page shows it: "You" for the viewer; a player's own name, with its
+// seat number when it could be taken for another (a guest named "You", two players of one
+// name); else what the seat is.
 export function seatName(body, seat) {
-  const named = body.seats?.[seat]?.name;
   if (seat === body.you) return "You";
-  if (named) return named;
-  return body.seats[seat].type === "ai" ? `Robot ${seat + 1}` : `Player ${seat + 1}`;
+  const named = body.seats?.[seat]?.name;
+  if (!named) return body.seats[seat].type === "ai" ? `Robot ${seat + 1}` : `Player ${seat + 1}`;
+  const same = (other) => other?.trim().toLowerCase() === named.trim().toLowerCase();
+  const ambiguous = same("You") || body.seats.some((s, other) => other !== seat && same(s.name));
+  return ambiguous ? `${named} (seat ${seat + 1})` : named;
+}
+
+// A name inside a sentence, isolated (FSI ... PDI, the text form of <bdi>): a name holding
+// right-to-left text or an unclosed override changes nothing of the words around it.
+export function isolate(text) {
+  return `\u2068${text}\u2069`;
 }
 
 export function tableView(state, ctx) {
@@ -18,6 +29,7 @@ export function tableView(state, ctx) {
   const over = body.status === "over";
   return h("div.table", { class: `${body.game} ${over ? "over" : ""}`, "data-version": body.version, "data-status": body.status },
     header(ctx),
+    ctx.gone ? h("p.gone", { role: "alert" }, ctx.trouble, " ", h("a", { href: "#/", "data-key": "gone-home" }, "Back to the start")) : null,
     h("section.seats", { "aria-label": "Players" }, body.view.seats.map((_, seat) => seatChip(ctx, seat))),
     h("section.board", { "aria-label": "Table" }, game.board(ctx)),
     // While seats are open the invitation takes the prompt's box, so that the table does
@@ -26,21 +38,21 @@ export function tableView(state, ctx) {
       body.status === "waiting" ? invitePanel(ctx)
         : [h("p.say", { role: "status" }, ctx.busy ? "Playing…" : game.prompt(ctx)),
            game.choices ? game.choices(ctx) : null],
-      h("p.error", { role: "alert" }, ctx.error || ctx.trouble || "")),
+      h("p.error", { role: "alert" }, ctx.gone ? "" : ctx.error || ctx.trouble || "")),
     over ? endScreen(ctx) : h("section.hand", { "aria-label": "Your cards" }, game.hand(ctx)),
     over ? null : logPanel(ctx, 8));
 }
 
 function header(ctx) {
   const { body } = ctx;
-  const status = body.status === "over" ? "Game over" : body.status === "waiting" ? "Waiting for players"
-    : ctx.legal.length ? "Your turn" : "Waiting for others";
+  const status = ctx.gone ? "Game unavailable" : body.status === "over" ? "Game over"
+    : body.status === "waiting" ? "Waiting for players" : ctx.legal.length ? "Your turn" : "Waiting for others";
   return h("header.bar", {},
     h("a.brand", { href: "#/", "data-key": "home" }, h("span.logo", {}), "Crab Table"),
     h("span.game-name", {}, ctx.game.title, ctx.body.view.mode ? ` · ${ctx.body.view.mode}` : "",
       ctx.game.rounds ? ` · Round ${ctx.body.view.round} of ${ctx.game.rounds}` : ""),
     h("span.status", { class: ctx.legal.length ? "turn" : "" }, status),
-    ctx.you === null || body.status === "over" ? null : h("button.hint-button", { type: "button", "data-key": "hint",
+    ctx.you === null || body.status === "over" || !ctx.hints ? null : h("button.hint-button", { type: "button", "data-key": "hint",
       disabled: !ctx.legal.length || ctx.thinking, onclick: ctx.hint, title: "Ask the AI for a move (key H)" },
       ctx.thinking ? "Thinking…" : "Hint"));
 }
@@ -51,9 +63,11 @@ function seatChip(ctx, seat) {
   const type = body.seats[seat].type;
   const deadline = body.seats?.[seat]?.deadline;
   return h("div.seat", { class: [toMove && "to-move", seat === ctx.you && "me", ctx.changed.has(`seat-${seat}`) && "changed",
-    body.result?.winners?.includes(seat) && "winner"].filter(Boolean).join(" "), "aria-label": ctx.name(seat) },
+    body.result?.winners?.includes(seat) && "winner"].filter(Boolean).join(" "), "aria-label": seatName(body, seat) },
     h("div.seat-head", {},
-      h("span.name", {}, seat === ctx.you && body.seats?.[seat]?.name ? `${body.seats[seat].name} (you)` : ctx.name(seat)),
+      seat === ctx.you && body.seats?.[seat]?.name
+        ? h("span.name", {}, h("bdi", {}, body.seats[seat].name), " (you)")
+        : h("span.name", {}, h("bdi", {}, seatName(body, seat))),
       type !== "human" ? h("span.badge", { class: type }, type === "ai" ? "AI" : "open") : null,
       deadline && toMove ? h("span.clock", { "data-deadline": deadline }, clockText(deadline)) : null),
     ctx.game.seatInfo(ctx, seat));
