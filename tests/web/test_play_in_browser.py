@@ -131,6 +131,8 @@ def test_two_friends_joined_by_a_link_each_see_only_their_own_hand(web, browser,
     assert layout(host) == waiting_layout  # the table stays where it was as the game starts
     assert host.locator(".seat .name").all_inner_texts() == ["Ana (you)", "Bo"]
     assert guest.locator(".seat .name").all_inner_texts() == ["Ana", "Bo (you)"]
+    for page in (host, guest):  # no AI whispering to either side (the server refuses it too)
+        assert page.locator("[data-key=hint]").count() == 0
     seats = {token_of(page, game_id): page for page in (host, guest)}
     assert len(seats) == 2  # two seats, two tokens
     moves = 0

@@ -116,7 +116,7 @@ function board(ctx) {
     const changed = ctx.changed.has(`stack-${slot}`);
     const title = stack ? `Stack ${slot + 1}` : "Free slot";
     const content = stack
-      ? [h("div.stack-head", {}, h("b", {}, `${stack.value}`), " pts", stack.bottle ? h("span.badge.bottle", {}, "bottled") : null,
+      ? [h("div.stack-head", {}, h("b", {}, `${stack.value}`), " pts", stack.bottle ? h("span.badge.bottle", { title: "bottled: only an Octopus takes it" }, icon("bottle"), h("span.word", {}, "bottled")) : null,
            move && CLAIMERS.has(move.card) ? h("span.badge.claim", {}, "claim") : null),
          h("div.cascades", {}, columns(stack.cards).map((cards, c) =>
            h("div.cascade", { style: { "--step": cascadeStep(cards.length) } },
@@ -208,8 +208,8 @@ function handTray(ctx) {
 // Why a card of the hand cannot be placed now (the rules' targets, C3).
 function unplayable(view, name) {
   const stacks = view.stacks.filter(Boolean);
-  if (name === "crab") return stacks.length ? "every stack is bottled: only an Octopus takes a bottled stack" : "there is no stack to claim yet";
-  if (name === "octopus") return "no stack is bottled: an Octopus claims only a bottled stack";
+  if (name === "crab") return stacks.length ? "every stack is bottled (only an Octopus takes a bottled stack)" : "there is no stack to claim yet";
+  if (name === "octopus") return "no stack is bottled (an Octopus claims only a bottled stack)";
   return "every stack is bottled and no slot is free";
 }
 

@@ -12,20 +12,29 @@ const EFFECT_OF_FACE = { alpha: "start", 1: "resist", 4: "offer", 7: "draw-and-d
 
 // Each effect: its name, what the card does (said of whoever holds it), and what it does
 // when the opponent plays it, said from the viewer's side.
+// Each effect: its name, what the card does (said of whoever holds it), what it does when
+// the opponent plays it and when the viewer does, said from the viewer's side.
 const EFFECTS = {
-  start: ["Start", "Only opens a round", "it only opens a round"],
-  resist: ["Resist", "Played just after an effect, cancels it; else a plain 1", "it cancels the effect just played"],
-  offer: ["Offer", "Its player gives a card to the opponent", "they will give you a card of their hand"],
-  "draw-and-discard": ["Draw & discard", "Its player draws a card, then discards one", "they will draw a card, then discard one face down"],
-  reverse: ["Reverse", "The next card must be lower", "the next card must be lower"],
+  start: ["Start", "Only opens a round", "it only opens a round", "it only opens a round"],
+  resist: ["Resist", "Played just after an effect, cancels it; else a plain 1", "it cancels the effect just played",
+           "it cancels the effect just played"],
+  offer: ["Offer", "Its player gives a card to the opponent", "they will give you a card of their hand",
+          "you give a card of your hand to your opponent"],
+  "draw-and-discard": ["Draw & discard", "Its player draws a card, then discards one", "they will draw a card, then discard one face down",
+                       "you draw a card, then discard one face down"],
+  reverse: ["Reverse", "The next card must be lower", "the next card must be lower", "the next card must be lower"],
   pincer: ["Pincer", "Its player sees the opponent's hand and sends one of its cards back to its draw pile",
-           "they will see your hand and send one of your cards back to its draw pile"],
-  heal: ["Heal", "Its player discards a card, then refills to 5", "they will discard a card, then refill to 5"],
-  search: ["Search", "Its player takes any card of their own draw pile", "they will take any card of their draw pile"],
-  blind: ["Blind", "Its player draws a card; plays on anything but Ω", "they draw a card"],
-  capture: ["Capture", "Its player may take the card beneath", "they may take the card beneath into their hand"],
+           "they will see your hand and send one of your cards back to its draw pile",
+           "you see their hand and send one of its cards back to its draw pile"],
+  heal: ["Heal", "Its player discards a card, then refills to 5", "they will discard a card, then refill to 5",
+         "you discard a card, then refill to 5"],
+  search: ["Search", "Its player takes any card of their own draw pile", "they will take any card of their draw pile",
+           "you take any card of your draw pile"],
+  blind: ["Blind", "Its player draws a card; plays on anything but Ω", "they draw a card", "you draw a card"],
+  capture: ["Capture", "Its player may take the card beneath", "they may take the card beneath into their hand",
+            "you may take the card beneath into your hand"],
   mimic: ["Mimic", "Its player sees the opponent's hand and may copy one of its effects",
-          "they will see your hand and may copy one of its effects"],
+          "they will see your hand and may copy one of its effects", "you see their hand and may copy one of its effects"],
 };
 // The effects a response window opens for (docs/rules.md, P3): the others cannot be resisted.
 const CANCELLABLE = new Set(["pincer", "heal", "search", "capture", "mimic", "draw-and-discard", "offer", "reverse"]);
@@ -77,7 +86,7 @@ const isHint = (ctx, move) => !!ctx.ui.hint && moveKey(ctx.ui.hint) === moveKey(
 function seatInfo(ctx, seat) {
   const s = ctx.view.seats[seat];
   return [
-    h("div.score", { title: "hand + draw pile: the first to run out wins" }, h("b", {}, s.hand_size + s.draw_size), " cards left"),
+    h("div.score", { title: "hand + draw pile: the first to run out wins" }, h("b", {}, s.hand_size + s.draw_size), s.hand_size + s.draw_size === 1 ? " card left" : " cards left"),
     h("div.counts", {},
       h("span.kind", { class: s.colour, title: `plays the ${COLOUR[s.colour]} colour` }, icon(s.colour), s.colour === "crab" ? "Crab" : "Octopus"),
       h("span", { title: "cards in hand" }, `${s.hand_size} in hand`),
@@ -129,9 +138,9 @@ function board(ctx) {
 
 // The effect waiting or resolving, said from the viewer's side.
 function pendingText(ctx, pending) {
-  const mine = pending.seat === ctx.you;
-  const [name, card, theirs] = EFFECTS[pending.effect];
-  return `${possessive(ctx.name(pending.seat))} ${cvpLabel(pending.card)}: ${mine || ctx.you === null ? `${name}: ${card.toLowerCase()}` : theirs}`;
+  const [, card, theirs, mine] = EFFECTS[pending.effect];
+  const words = ctx.you === null ? card.toLowerCase() : pending.seat === ctx.you ? mine : theirs;
+  return `${possessive(ctx.name(pending.seat))} ${cvpLabel(pending.card)}: ${words}`;
 }
 
 // -- the player's cards ------------------------------------------------------------
@@ -262,7 +271,7 @@ function narrator(ctx) {
           const cancelled = owner(pending);
           pending = null;
           top = seat;
-          return `resisted with ${cvpLabel(move.card)}: ${cancelled} is cancelled`;
+          return `resisted with ${cvpLabel(move.card, { plain: true })}: ${cancelled} is cancelled`;
         }
         top = seat;
         pending = CANCELLABLE.has(effect) ? { seat, card: move.card, effect } : null;

@@ -23,7 +23,7 @@ export function endScreen(ctx) {
         game.resultColumns(result, row.seat).map(([, value]) => h("td", {}, value)))))),
     h("div.end-actions", {},
       h("a.button.primary", { href: "#/", "data-key": "new-game" }, "New game"),
-      h("a.button.ghost", { href: `#/replay/${encodeURIComponent(ctx.id)}`, "data-key": "replay" }, "Replay, every card shown"),
+      h("a.button.ghost", { href: `#/replay/${encodeURIComponent(ctx.id)}`, "data-key": "replay" }, "Replay"),
       ctx.you !== null
         ? h("button.ghost", { type: "button", "data-key": "rematch", onclick: ctx.rematch }, body.rematch ? "Go to the rematch" : "Rematch")
         : null)),
