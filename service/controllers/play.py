@@ -1,10 +1,11 @@
 """/play: the browser client (plain HTML, CSS and ES modules in service/web, no build step)."""
 
 from pathlib import Path
+from urllib.parse import quote
 
 from litestar import get
 from litestar.handlers import BaseRouteHandler
-from litestar.response import File
+from litestar.response import File, Redirect
 
 from service.controllers.static import static_files
 
@@ -34,6 +35,13 @@ async def play_page() -> File:
                 content_disposition_type="inline", headers=HEADERS)
 
 
+@get("/play/replay/{game_id:str}", include_in_schema=False)
+async def replay_page(game_id: str) -> Redirect:
+    """A replay's shareable address: the client's own (its router reads the fragment)."""
+    return Redirect(f"/play#/replay/{quote(game_id, safe='')}", headers=HEADERS)
+
+
 def play_routes() -> list[BaseRouteHandler]:
-    """The page at /play and its assets under /play/ (the page is also /play/index.html)."""
-    return [play_page, static_files("/play", WEB, "play-assets", HEADERS)]
+    """The page at /play and its assets under /play/ (the page is also /play/index.html),
+    and /play/replay/<id>."""
+    return [play_page, replay_page, static_files("/play", WEB, "play-assets", HEADERS)]

@@ -108,6 +108,11 @@ def test_crabe_vs_poulpe_is_played_by_clicks_against_the_ai_to_the_result(web, b
     page.wait_for_timeout(1000)  # the server has ended the stream: that is no trouble to show
     assert page.locator(".prompt .error").inner_text() == ""
     page.screenshot(path=shots / f"crabe-vs-poulpe-{mode}-end.png", full_page=True)
+    last = page.locator(".end .log li").last.inner_text()
+    assert last.endswith("wins the game") or last.endswith("you win the game")
+    page.locator("[data-key=replay]").click()  # from the end screen to its replay
+    page.wait_for_selector(".replay[data-version='0']")
+    assert page.locator(".replay-seat").count() == 2
     assert page.errors == []
 
 

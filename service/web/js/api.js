@@ -36,6 +36,7 @@ export const api = {
   create: (spec) => request("POST", "/v1/games", { body: spec }),
   game: (id, token) => request("GET", game(id), { token }),
   history: (id, token) => request("GET", `${game(id)}/history`, { token }),
+  replay: (id) => request("GET", `${game(id)}/replay`),
   move: (id, token, move, expectedVersion) =>
     request("POST", `${game(id)}/moves`, { token, body: { move, expected_version: expectedVersion } }),
   suggest: (id, token, level) => request("POST", `${game(id)}/suggest`, { token, body: { level } }),

@@ -213,6 +213,22 @@ function unplayable(view, name) {
   return "every stack is bottled and no slot is free";
 }
 
+// -- a replay: the complete position, every card face up -----------------------------
+
+function replayBoard(ctx, position) {
+  return board({ ...ctx, view: { ...position }, ui: {}, legal: [] });
+}
+
+function replaySeat(ctx, position, seat) {
+  const { hand, reserve, score_pile: won, selected } = position.seats[seat];
+  const points = won.filter((name) => name.startsWith("cup-")).reduce((sum, name) => sum + Number(name.slice(4)), 0);
+  const row = (cards, label, key) => h("div.zone", { class: key, "aria-label": `${label}: ${cards.length} cards` },
+    h("span.row-label", {}, `${label}: ${cards.length}`),
+    h("div.cards", {}, canonical(cards).map((name, i) => card(look, name, { small: true, key: `${key}-${seat}-${i}` }))));
+  return [h("div.score", {}, h("b", {}, points), " pts", position.phase === "select" && selected ? " · ✓ has chosen" : ""),
+    row(hand, position.phase === "select" ? "Chosen for this round" : "Hand", "in-hand"), row(reserve, "Other cards", "in-reserve")];
+}
+
 // -- words ---------------------------------------------------------------------------
 
 function prompt(ctx) {
@@ -285,4 +301,5 @@ register({
   back: () => "crab",
   rounds: 7,
   seatInfo, board, hand, prompt, narrator: () => (entry) => describeMove(entry.move), applyHint, changes, resultColumns,
+  replayBoard, replaySeat,
 });

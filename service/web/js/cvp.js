@@ -116,24 +116,45 @@ function board(ctx) {
   const { view } = ctx;
   const opponent = 1 - (ctx.you ?? 0);
   const other = view.seats[opponent];
-  const pile = view.pile;
-  const shown = pile.slice(-8);
-  const pending = view.pending;
   return h("div.cvp-board", {},
     h("div.opponent-hand", { "aria-label": `${ctx.name(opponent)}'s hand: ${other.hand_size} cards` },
       deck(other.draw_size, `${possessive(ctx.name(opponent))} draw pile`, other.colour),
       h("div.fan", {}, Array.from({ length: other.hand_size }, (_, i) => cardBack(other.colour, { small: true, key: `ob-${i}` }))),
       h("span.row-label", {}, `${ctx.name(opponent)}: ${other.hand_size} in hand, ${other.draw_size} to draw`)),
-    h("div.pile-area", {},
-      h("div.pile", { class: ctx.changed.has("pile") ? "changed" : "", "aria-label": `Round pile, ${pile.length} cards` },
-        pile.length > shown.length ? h("span.more", {}, `+${pile.length - shown.length}`) : null,
-        shown.map((name, i) => card(look, name, { key: `p${pile.length - shown.length + i}`,
-          small: i < shown.length - 1, changed: i === shown.length - 1 && ctx.changed.has("pile") })),
-        pile.length ? null : h("div.card.placeholder", {}, "pile")),
-      h("div.pile-notes", {},
-        h("div.rule", { class: view.lower ? "lower" : "" }, rule(view)),
-        pending ? h("div.pending", {}, pendingText(ctx, pending)) : h("div.pending.none", {}, "\u00a0"),
-        h("div.discard", {}, `Round ${view.round} · ${view.discard_size} discarded`))));
+    pileArea(ctx, view));
+}
+
+// The round pile (its last eight cards, the count of the others) and what it asks for.
+function pileArea(ctx, view) {
+  const pile = view.pile;
+  const shown = pile.slice(-8);
+  const pending = view.pending;
+  return h("div.pile-area", {},
+    h("div.pile", { class: ctx.changed.has("pile") ? "changed" : "", "aria-label": `Round pile, ${pile.length} cards` },
+      pile.length > shown.length ? h("span.more", {}, `+${pile.length - shown.length}`) : null,
+      shown.map((name, i) => card(look, name, { key: `p${pile.length - shown.length + i}`,
+        small: i < shown.length - 1, changed: i === shown.length - 1 && ctx.changed.has("pile") })),
+      pile.length ? null : h("div.card.placeholder", {}, "pile")),
+    h("div.pile-notes", {},
+      h("div.rule", { class: view.lower ? "lower" : "" }, rule(view)),
+      pending ? h("div.pending", {}, pendingText(ctx, pending)) : h("div.pending.none", {}, "\u00a0"),
+      h("div.discard", {}, `Round ${view.round} · ${view.discard_size} discarded`)));
+}
+
+// -- a replay: the complete position, every card face up -----------------------------
+
+function replayBoard(ctx, position) {
+  return h("div.cvp-board", {}, pileArea(ctx, { ...position, pending: null, discard_size: position.discard.length }));
+}
+
+function replaySeat(ctx, position, seat) {
+  const { hand, draw_pile: drawPile } = position.seats[seat];
+  const colour = ctx.view.seats[seat].colour;
+  const row = (cards, label, key) => h("div.zone", { class: key, "aria-label": `${label}: ${cards.length} cards` },
+    h("span.row-label", {}, `${label}: ${cards.length}`),
+    h("div.cards", {}, cards.map((name, i) => card(look, name, { small: true, key: `${key}-${seat}-${i}` }))));
+  return [h("div.kind", {}, icon(colour), ` plays ${COLOUR[colour]}`),
+    row(hand, "Hand", "in-hand"), row(drawPile, "Draw pile, top first", "in-draw")];
 }
 
 // The effect waiting or resolving, said from the viewer's side.
@@ -365,5 +386,5 @@ register({
   options: { defaults: { mode: "symmetrical" }, form: deckForm },
   back: (view, seat) => view.seats[seat].colour,
   rounds: null,
-  seatInfo, board, hand, prompt, choices, narrator, applyHint, changes, resultColumns,
+  seatInfo, board, hand, prompt, choices, narrator, applyHint, changes, resultColumns, replayBoard, replaySeat,
 });

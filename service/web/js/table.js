@@ -22,9 +22,11 @@ export function openTable(root, { id }) {
                   busy: false, thinking: false };
   const queue = [];
   let draining = false;
+  let closed = false;
   let flashTimer = null;
 
   function render() {
+    if (closed) return;  // a late answer (the log, a move) must not draw over the next page
     if (!state.body) {
       patch(root, h("p.loading", {}, state.error || state.trouble || "Shuffling the cards…"));
       return;
@@ -172,7 +174,6 @@ export function openTable(root, { id }) {
   }
 
   let follower = { close() {}, poke() {} };
-  let closed = false;
   // One read first: a game that cannot be opened (unknown, expired, a stale token) is
   // explained in words instead of waiting for a stream that will not come.
   api.game(id, token).then((body) => {
