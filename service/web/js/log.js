@@ -15,13 +15,20 @@ export function narrate(ctx, entries) {
 function sentence(ctx, entry, tell) {
   const who = ctx.name(entry.seat);
   switch (entry.kind) {
-    case "join": return `${entry.name ? isolate(entry.name) : who} sat down`;
-    case "leave": return `${entry.name ? isolate(entry.name) : who} left`;
+    case "join": return `${was(ctx, entry)} sat down`;
+    case "leave": return `${was(ctx, entry)} left`;
     case "timeout": return `${who} ran out of time: ${tell(entry)}`;
     case "forfeit": return `${entry.forfeited.map(ctx.name).join(" and ")} ran out of time: forfeit`;
     case "rematch": return "A rematch was set up";
     default: return `${who} ${tell(entry)}`;
   }
+}
+
+// Who joined or left: the seat's name as the page gives it (told apart from "You"), or
+// the name logged if the seat has changed hands since.
+function was(ctx, entry) {
+  const now = ctx.body.seats?.[entry.seat]?.name;
+  return entry.name && entry.name !== now ? isolate(entry.name) : ctx.name(entry.seat);
 }
 
 export function logPanel(ctx, last) {
