@@ -40,8 +40,8 @@ def test_names_with_markup_bidi_controls_and_you_are_shown_as_typed_and_isolated
     assert host.locator(".seat .name b, .log li b, #app script").count() == 0  # text, not markup
     assert host.locator(".seat .name bdi").count() == 3  # each name isolated in its chip
     log = host.locator(".log li").all_inner_texts()
-    assert any(line.endswith("\u2068You (seat 3)\u2069 sat down") for line in log)  # not the viewer
     lefts = host.evaluate(DRAWN_AFTER, " sat down")
     assert lefts == sorted(lefts) and lefts[0] < lefts[-1]  # drawn left to right
     assert any(f"\u2068{RLO}Bo\u2069 sat down" in line for line in log)
+    assert any(line.endswith("\u2068You (seat 3)\u2069 sat down") for line in log)  # not the viewer
     assert host.errors == []
