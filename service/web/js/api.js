@@ -1,9 +1,11 @@
 // The HTTP API client: every call returns the JSON body or throws an ApiError whose message
-// is the problem+json detail, in words a player can read.
+// is the client's own sentence for the problem's type (i18n.js), in the player's language.
+
+import { problemSentence, t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, problem) {
-    super(sentence(problem?.detail || problem?.title || `the server answered ${status}`));
+    super(problemSentence(problem?.type, sentence(problem?.detail || problem?.title || t("the server answered {status}", { status }))));
     this.status = status;
     this.type = problem?.type || "";
     this.problem = problem;
@@ -22,7 +24,7 @@ async function request(method, path, { token, body } = {}) {
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    throw new ApiError(0, { detail: "The server cannot be reached; check your connection." });
+    throw new ApiError(0, { detail: t("The server cannot be reached; check your connection.") });
   }
   const text = await response.text();
   const data = text ? JSON.parse(text) : null;
@@ -60,7 +62,7 @@ async function* events(path, token, after, signal, alive) {
   try {
     response = await fetch(path, { headers, signal, cache: "no-store" });
   } catch {
-    throw new ApiError(0, { detail: "The server cannot be reached; check your connection." });
+    throw new ApiError(0, { detail: t("The server cannot be reached; check your connection.") });
   }
   if (!response.ok) {
     const text = await response.text().catch(() => "");

@@ -5,6 +5,7 @@
 //   #/join/<id>[/<seat>] take an open seat by name
 //   #/replay/<id>[/<version>] a finished game replayed, every card shown
 
+import { language } from "./i18n.js";
 import { openJoin } from "./join.js";
 import { openReplay } from "./replay.js";
 import { openStart } from "./start.js";
@@ -30,4 +31,6 @@ function route() {
 }
 
 window.addEventListener("hashchange", route);
+window.addEventListener("crab-language", route);  // the page drawn again in the chosen language
+document.documentElement.lang = language();
 route();

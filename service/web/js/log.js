@@ -4,7 +4,17 @@
 // a decline declined).
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { isolate } from "./table-view.js";
+
+// A sentence whose subject is a seat: the viewer's own form ("You played ...", in French
+// another conjugation) or the seat's name for {who}.
+// A pair [for "You", for the others] where the English differs by more than its subject.
+export function say(ctx, seat, text, params = {}) {
+  const [mine, theirs] = Array.isArray(text) ? text : [text.replace("{who}", "You"), text];
+  if (seat === ctx.you) return t(mine, params);
+  return t(theirs, { ...params, who: ctx.name(seat) });
+}
 
 // Every entry with its sentence, oldest first.
 export function narrate(ctx, entries) {
@@ -13,15 +23,19 @@ export function narrate(ctx, entries) {
 }
 
 function sentence(ctx, entry, tell) {
-  const who = ctx.name(entry.seat);
   switch (entry.kind) {
-    case "join": return `${was(ctx, entry)} sat down`;
-    case "leave": return `${was(ctx, entry)} left`;
-    case "timeout": return `${who} ran out of time: ${tell(entry)}`;
-    case "forfeit": return `${entry.forfeited.map(ctx.name).join(" and ")} ran out of time: forfeit`;
-    case "rematch": return "A rematch was set up";
-    default: return `${who} ${tell(entry)}`;
+    case "join": return t("{who} sat down", { who: was(ctx, entry) });
+    case "leave": return t("{who} left", { who: was(ctx, entry) });
+    case "timeout": return t("{what} (out of time: the AI played)", { what: tell(entry) });
+    case "forfeit": return t("{who} ran out of time: forfeit", { who: names(ctx, entry.forfeited) });
+    case "rematch": return t("A rematch was set up");
+    default: return tell(entry);
   }
+}
+
+// Several seats in words: "Ana and Bo".
+export function names(ctx, seats) {
+  return seats.map(ctx.name).join(` ${t("and")} `);
 }
 
 // Who joined or left: the seat's name as the page gives it (told apart from "You"), or
@@ -34,9 +48,9 @@ function was(ctx, entry) {
 export function logPanel(ctx, last) {
   const told = narrate(ctx, ctx.history);
   const entries = last ? told.slice(-last).reverse() : told;
-  return h("aside.log", { "aria-label": "What happened" },
-    h("h2", {}, last ? "Latest moves" : "The whole game"),
+  return h("aside.log", { "aria-label": t("What happened") },
+    h("h2", {}, t(last ? "Latest moves" : "The whole game")),
     h("ul", {}, entries.map(({ entry, text }, i) => h("li", { class: last && i === 0 && ctx.changed.size ? "fresh" : "" },
       h("span.v", {}, `#${entry.version}`), " ", text))),
-    entries.length ? null : h("p.note", {}, "No move yet."));
+    entries.length ? null : h("p.note", {}, t("No move yet.")));
 }

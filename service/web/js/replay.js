@@ -6,6 +6,8 @@
 import { api } from "./api.js";
 import { h, patch } from "./dom.js";
 import { gameOf } from "./games.js";
+import { t } from "./i18n.js";
+import { languageSwitch } from "./language.js";
 import { narrate } from "./log.js";
 import { isolate, seatName } from "./table-view.js";
 
@@ -37,11 +39,11 @@ export function openReplay(root, { id, at }) {
     if (error) {
       patch(root, h("div.start", {}, h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table")),
         h("p.error", { role: "alert" }, error),
-        h("p", {}, h("a", { href: "#/", "data-key": "home" }, "Back to the start"))));
+        h("p", {}, h("a", { href: "#/", "data-key": "home" }, t("Back to the start")))));
       return;
     }
     if (!replay) {
-      patch(root, h("p.loading", {}, "Shuffling the cards…"));
+      patch(root, h("p.loading", {}, t("Shuffling the cards…")));
       return;
     }
     const ctx = context();
@@ -50,20 +52,21 @@ export function openReplay(root, { id, at }) {
     patch(root, h("div.replay", { class: replay.game, "data-version": step.version, "data-index": index },
       h("header.bar", {},
         h("a.brand", { href: "#/", "data-key": "home" }, h("span.logo", {}), "Crab Table"),
-        h("span.game-name", {}, `${ctx.game.title} · replay`, body.view.mode ? ` · ${body.view.mode}` : ""),
-        h("a.button.ghost", { href: `#/g/${encodeURIComponent(id)}`, "data-key": "result" }, "The result")),
-      h("section.steps", { "aria-label": "Step through the game" },
-        h("button.ghost", { type: "button", "data-key": "first", onclick: () => go(0), disabled: index === 0, "aria-label": "First position" }, "«"),
-        h("button.ghost", { type: "button", "data-key": "back", onclick: () => go(index - 1), disabled: index === 0, "aria-label": "Previous move" }, "◀"),
+        h("span.game-name", {}, `${ctx.game.title} · ${t("replay")}`, body.view.mode ? ` · ${t(body.view.mode)}` : ""),
+        languageSwitch(),
+        h("a.button.ghost", { href: `#/g/${encodeURIComponent(id)}`, "data-key": "result" }, t("The result"))),
+      h("section.steps", { "aria-label": t("Step through the game") },
+        h("button.ghost", { type: "button", "data-key": "first", onclick: () => go(0), disabled: index === 0, "aria-label": t("First position") }, "«"),
+        h("button.ghost", { type: "button", "data-key": "back", onclick: () => go(index - 1), disabled: index === 0, "aria-label": t("Previous move") }, "◀"),
         h("input.slider", { type: "range", min: 0, max: last, value: index, step: 1, "data-key": "slider",
-          "aria-label": "Version", "aria-valuetext": `version ${step.version} of ${replay.version}`,
+          "aria-label": t("Version"), "aria-valuetext": t("Version {n} of {last}", { n: step.version, last: replay.version }),
           oninput: (e) => go(Number(e.target.value)) }),
-        h("button.ghost", { type: "button", "data-key": "forward", onclick: () => go(index + 1), disabled: index === last, "aria-label": "Next move" }, "▶"),
-        h("button.ghost", { type: "button", "data-key": "last", onclick: () => go(last), disabled: index === last, "aria-label": "Last position" }, "»"),
-        h("span.where", {}, `Version ${step.version} of ${replay.version}`)),
+        h("button.ghost", { type: "button", "data-key": "forward", onclick: () => go(index + 1), disabled: index === last, "aria-label": t("Next move") }, "▶"),
+        h("button.ghost", { type: "button", "data-key": "last", onclick: () => go(last), disabled: index === last, "aria-label": t("Last position") }, "»"),
+        h("span.where", {}, t("Version {n} of {last}", { n: step.version, last: replay.version }))),
       h("p.now", { "aria-live": "polite" }, nowText(ctx, index)),
-      h("section.board.replay-board", { "aria-label": "Table" }, ctx.game.replayBoard(ctx, step.position)),
-      h("section.replay-seats", { "aria-label": "Every hand" },
+      h("section.board.replay-board", { "aria-label": t("Table") }, ctx.game.replayBoard(ctx, step.position)),
+      h("section.replay-seats", { "aria-label": t("Every hand") },
         step.position.seats.map((_, seat) => h("div.replay-seat", { "data-seat": seat },
           h("h3.name", {}, h("bdi", {}, ctx.plain(seat))),
           ctx.game.replaySeat(ctx, step.position, seat)))),
@@ -78,12 +81,12 @@ export function openReplay(root, { id, at }) {
   function nowText(ctx, at) {
     const told = narrate(ctx, replay.versions.slice(1, at + 1).map((v) => v.entry));
     const current = told[told.length - 1];
-    return current ? `#${current.entry.version} ${current.text}` : "The deal: every card where the game began.";
+    return current ? `#${current.entry.version} ${current.text}` : t("The deal: every card where the game began.");
   }
 
   function replayLog(ctx) {
     const told = narrate(ctx, replay.versions.slice(1).map((v) => v.entry));
-    return h("aside.log.replay-log", { "aria-label": "The whole game" }, h("h2", {}, "The whole game"),
+    return h("aside.log.replay-log", { "aria-label": t("The whole game") }, h("h2", {}, t("The whole game")),
       h("ol", {}, told.map(({ entry, text }, i) => h("li", {
         class: i + 1 === index ? "current" : i + 1 > index ? "later" : "",
         "aria-current": i + 1 === index ? "step" : null },
@@ -107,8 +110,8 @@ export function openReplay(root, { id, at }) {
     index = wanted >= 0 ? wanted : 0;
     render();
   }).catch((problem) => {
-    error = problem.status === 409 ? "This game is not over yet: its replay, every card shown, opens at its end."
-      : `This replay cannot be opened. ${problem.message}`;
+    error = problem.status === 409 ? t("This game is not over yet: its replay, every card shown, opens at its end.")
+      : t("This replay cannot be opened. {why}", { why: problem.message });
     render();
   });
   document.addEventListener("keydown", onKey);

@@ -12,6 +12,7 @@
 // over, or, for a seated player (rematches), once it is over and a rematch was set up.
 
 import { api, ApiError } from "./api.js";
+import { t } from "./i18n.js";
 
 const POLL_MS = 700;
 const POLL_OVER_MS = 5000;   // a finished game changes once at most: when a rematch is set up
@@ -74,7 +75,7 @@ export function follow({ id, token, rematches, onGame, onTrouble, onGone }) {
         onTrouble(null);
         return schedule(POLL_MS);
       }
-      onTrouble(status === "over" ? null : read ? "Connection lost, reconnecting…" : "The server cannot be reached, retrying…");
+      onTrouble(status === "over" ? null : read ? t("Connection lost, reconnecting…") : t("The server cannot be reached, retrying…"));
       schedule(RETRY_MS[Math.min(failures, RETRY_MS.length) - 1]);
     } finally {
       clearTimeout(watchdog);
@@ -98,7 +99,7 @@ export function follow({ id, token, rematches, onGame, onTrouble, onGone }) {
     const read = await readOnce();
     if (stopped) return;
     failures = read ? 0 : failures + 1;
-    onTrouble(read || status === "over" ? null : "The server cannot be reached, retrying…");
+    onTrouble(read || status === "over" ? null : t("The server cannot be reached, retrying…"));
     schedule(!read ? RETRY_MS[Math.min(failures, RETRY_MS.length) - 1] : status === "over" ? POLL_OVER_MS : POLL_MS);
   }
 

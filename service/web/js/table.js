@@ -7,6 +7,7 @@ import { h, patch } from "./dom.js";
 import { follow } from "./stream.js";
 import { remember, seatOf } from "./saved.js";
 import { gameOf } from "./games.js";
+import { t } from "./i18n.js";
 import { isolate, seatName, tableView, tickClocks } from "./table-view.js";
 
 // How long each move stays on screen when several arrive at once (none for those who ask
@@ -28,7 +29,7 @@ export function openTable(root, { id }) {
   function render() {
     if (closed) return;  // a late answer (the log, a move) must not draw over the next page
     if (!state.body) {
-      patch(root, h("p.loading", {}, state.error || state.trouble || "Shuffling the cards…"));
+      patch(root, h("p.loading", {}, state.error || state.trouble || t("Shuffling the cards…")));
       return;
     }
     const ctx = context();
@@ -161,8 +162,8 @@ export function openTable(root, { id }) {
   function lost(error) {
     follower.close();
     state.gone = error.status === 401
-      ? "This seat's token is no longer accepted here: the game goes on without this browser."
-      : "This game is no longer on the server (it expired after going idle). Start a new one from the start page.";
+      ? t("This seat's token is no longer accepted here: the game goes on without this browser.")
+      : t("This game is no longer on the server (it expired after going idle). Start a new one from the start page.");
     state.ui = {};
     render();
   }
@@ -183,8 +184,8 @@ export function openTable(root, { id }) {
       onTrouble: (message) => { if (message !== state.trouble) { state.trouble = message; render(); } } });
   }).catch((error) => {
     patch(root, h("div.start", {}, h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table")),
-      h("p.error", { role: "alert" }, `This game cannot be opened. ${error.message}`),
-      h("p", {}, h("a", { href: "#/", "data-key": "home" }, "Back to the start"))));
+      h("p.error", { role: "alert" }, t("This game cannot be opened. {why}", { why: error.message })),
+      h("p", {}, h("a", { href: "#/", "data-key": "home" }, t("Back to the start")))));
   });
   const clock = setInterval(() => tickClocks(root), 1000);
   document.addEventListener("keydown", onKey);
@@ -198,12 +199,11 @@ const isGone = (error) => error instanceof ApiError && (error.status === 404 || 
 // The tab's title says when the player has something to do, for a player in another tab.
 function title(ctx) {
   if (ctx.gone) return "Crab Table";
-  if (ctx.legal.length) return `● Your turn · ${ctx.game.title} · Crab Table`;
-  if (ctx.body.status === "over") return `Game over · ${ctx.game.title} · Crab Table`;
+  if (ctx.legal.length) return `● ${t("Your turn")} · ${ctx.game.title} · Crab Table`;
+  if (ctx.body.status === "over") return `${t("Game over")} · ${ctx.game.title} · Crab Table`;
   return `${ctx.game.title} · Crab Table`;
 }
 
 function words(error) {
-  if (error instanceof ApiError && error.type.endsWith("version-conflict")) return "The game moved on meanwhile: here is where it stands now.";
   return error.message || String(error);
 }
