@@ -313,7 +313,7 @@ add({
   "they will see your hand and may copy one of its effects": "il verra votre main et pourra en imiter un effet",
   "you see their hand and may copy one of its effects": "vous voyez sa main et pouvez en imiter un effet",
   "your {card}": "votre {card}",
-  "{who}'s {card}": "le {card} de {who}",
+  "{who}'s {card}": "{card} de {who}",
   "hand + draw pile: the first to run out wins": "main + pioche : le premier à tout épuiser gagne",
   "card left": "carte restante",
   "cards left": "cartes restantes",
