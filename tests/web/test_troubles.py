@@ -13,7 +13,7 @@ import httpx
 
 from tests.service.servers import (ROOT, SHARED_REDIS, UNLIMITED, free_port, server,
                                    suite_database, wait_until)
-from tests.web.browsing import open_page, create_game, play_one_turn, token_of, version, wait_for_turn
+from tests.web.browsing import CVP_CHOICES, open_page, create_game, play_one_turn, token_of, version, wait_for_turn
 
 
 def log_versions(page) -> list[int]:
@@ -80,7 +80,7 @@ def test_a_game_the_server_forgot_ends_the_table_in_words_with_nothing_left_to_c
         time.sleep(3)  # idle longer than GAME_TTL_SECONDS: the server deletes the game
         asked = []
         page.on("request", lambda request: "/v1/games/" in request.url and asked.append(request.url))
-        page.locator(".hand button.card.choosable").first.click()
+        next(page.locator(s) for s in CVP_CHOICES if page.locator(s).count()).first.click()
         alert = page.locator("p.gone")
         alert.wait_for()
         assert alert.inner_text().startswith("This game is no longer on the server")

@@ -110,6 +110,7 @@ add({
   "the server answered {status}": "le serveur a répondu {status}",
   "You are watching this game.": "Vous regardez cette partie.",
   "Your hand": "Votre main",
+  "What to do": "Que faire",
 });
 
 // -- the log and the end ------------------------------------------------------------------

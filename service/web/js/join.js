@@ -1,6 +1,7 @@
 // Taking a seat through a join link: the player gives a name, the server gives a token.
 
 import { api } from "./api.js";
+import { alarm } from "./announce.js";
 import { h, patch } from "./dom.js";
 import { gameOf } from "./games.js";
 import { plural, t } from "./i18n.js";
@@ -31,6 +32,7 @@ export function openJoin(root, { id, seat }) {
   }
 
   function render() {
+    alarm(error);
     const open = game?.seats?.filter((s) => s.type === "open") || [];
     patch(root, h("div.start.join", {},
       h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table"), languageSwitch()),
@@ -41,7 +43,7 @@ export function openJoin(root, { id, seat }) {
             oninput: (e) => { name = e.target.value; } })),
           h("button.primary.big", { type: "submit", disabled: busy || (game && game.status !== "waiting"), "data-key": "join" },
             seat === undefined ? t("Take a seat") : t("Take seat {n}", { n: seat + 1 })),
-          h("p.error", { role: "alert" }, error)),
+          h("p.error", {}, error)),
       h("p", {}, h("a", { href: "#/" }, t("Back to the start")))));
   }
 

@@ -48,7 +48,8 @@ function was(ctx, entry) {
 export function logPanel(ctx, last) {
   const told = narrate(ctx, ctx.history);
   const entries = last ? told.slice(-last).reverse() : told;
-  return h("aside.log", { "aria-label": t("What happened") },
+  // The whole game's log scrolls in its box: it takes the focus, so the keyboard scrolls it.
+  return h("aside.log", { "aria-label": t("What happened"), tabindex: last ? null : 0 },
     h("h2", {}, t(last ? "Latest moves" : "The whole game")),
     h("ul", {}, entries.map(({ entry, text }, i) => h("li", { class: last && i === 0 && ctx.changed.size ? "fresh" : "" },
       h("span.v", {}, `#${entry.version}`), " ", text))),

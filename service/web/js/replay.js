@@ -4,6 +4,7 @@
 // the replay opens only once the game is over.
 
 import { api } from "./api.js";
+import { alarm, announce } from "./announce.js";
 import { h, patch } from "./dom.js";
 import { gameOf } from "./games.js";
 import { t } from "./i18n.js";
@@ -36,9 +37,10 @@ export function openReplay(root, { id, at }) {
   }
 
   function render() {
+    alarm(error);
     if (error) {
       patch(root, h("div.start", {}, h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table")),
-        h("p.error", { role: "alert" }, error),
+        h("p.error", {}, error),
         h("p", {}, h("a", { href: "#/", "data-key": "home" }, t("Back to the start")))));
       return;
     }
@@ -64,13 +66,14 @@ export function openReplay(root, { id, at }) {
         h("button.ghost", { type: "button", "data-key": "forward", onclick: () => go(index + 1), disabled: index === last, "aria-label": t("Next move") }, "▶"),
         h("button.ghost", { type: "button", "data-key": "last", onclick: () => go(last), disabled: index === last, "aria-label": t("Last position") }, "»"),
         h("span.where", {}, t("Version {n} of {last}", { n: step.version, last: replay.version }))),
-      h("p.now", { "aria-live": "polite" }, nowText(ctx, index)),
+      h("p.now", {}, nowText(ctx, index)),
       h("section.board.replay-board", { "aria-label": t("Table") }, ctx.game.replayBoard(ctx, step.position)),
       h("section.replay-seats", { "aria-label": t("Every hand") },
         step.position.seats.map((_, seat) => h("div.replay-seat", { "data-seat": seat },
           h("h3.name", {}, h("bdi", {}, ctx.plain(seat))),
           ctx.game.replaySeat(ctx, step.position, seat)))),
       replayLog(ctx)));
+    announce(nowText(ctx, index));
     // The log follows the step shown: its entry in the middle of the log's box.
     const log = root.querySelector(".replay-log");
     const current = log.querySelector(".current");
@@ -86,7 +89,7 @@ export function openReplay(root, { id, at }) {
 
   function replayLog(ctx) {
     const told = narrate(ctx, replay.versions.slice(1).map((v) => v.entry));
-    return h("aside.log.replay-log", { "aria-label": t("The whole game") }, h("h2", {}, t("The whole game")),
+    return h("aside.log.replay-log", { "aria-label": t("The whole game"), tabindex: 0 }, h("h2", {}, t("The whole game")),
       h("ol", {}, told.map(({ entry, text }, i) => h("li", {
         class: i + 1 === index ? "current" : i + 1 > index ? "later" : "",
         "aria-current": i + 1 === index ? "step" : null },

@@ -2,6 +2,7 @@
 // take a seat in a game that is waiting for players.
 
 import { api } from "./api.js";
+import { alarm } from "./announce.js";
 import { h, patch } from "./dom.js";
 import { icon } from "./cards.js";
 import { gameOf, games } from "./games.js";
@@ -64,6 +65,7 @@ export function openStart(root) {
   }
 
   function render() {
+    alarm(error);
     patch(root, h("div.start", {},
       h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table"), h("p", {}, t("Two card games from the seaside. Play against the AI or with friends.")),
         languageSwitch()),
@@ -75,7 +77,7 @@ export function openStart(root) {
         clockFieldset(),
         h("div.actions", {},
           h("button.primary.big", { type: "submit", disabled: busy, "data-key": "create" }, t(busy ? "Dealing…" : "Create game")),
-          h("p.error", { role: "alert" }, error))),
+          h("p.error", {}, error))),
       lobby(),
       recent()));
   }

@@ -31,18 +31,24 @@ export function tableView(state, ctx) {
   const over = body.status === "over";
   return h("div.table", { class: `${body.game} ${over ? "over" : ""}`, "data-version": body.version, "data-status": body.status },
     header(ctx),
-    ctx.gone ? h("p.gone", { role: "alert" }, ctx.trouble, " ", h("a", { href: "#/", "data-key": "gone-home" }, t("Back to the start"))) : null,
+    ctx.gone ? h("p.gone", {}, ctx.trouble, " ", h("a", { href: "#/", "data-key": "gone-home" }, t("Back to the start"))) : null,
     h("section.seats", { "aria-label": t("Players") }, body.view.seats.map((_, seat) => seatChip(ctx, seat))),
     h("section.board", { "aria-label": t("Table") }, game.board(ctx)),
     // While seats are open the invitation takes the prompt's box, so that the table does
     // not move when the game starts.
-    h("section.prompt", { class: ctx.legal.length ? "your-turn" : "" },
+    h("section.prompt", { class: ctx.legal.length ? "your-turn" : "", tabindex: -1, "data-focus-home": true, "aria-label": t("What to do") },
       body.status === "waiting" ? invitePanel(ctx)
-        : [h("p.say", { role: "status" }, ctx.busy ? t("Playing…") : game.prompt(ctx)),
+        : [h("p.say", {}, promptText(ctx)),
            game.choices ? game.choices(ctx) : null],
-      h("p.error", { role: "alert" }, ctx.gone ? "" : ctx.error || ctx.trouble || "")),
+      h("p.error", {}, ctx.gone ? "" : ctx.error || ctx.trouble || "")),
     over ? endScreen(ctx) : h("section.hand", { "aria-label": t("Your cards") }, game.hand(ctx)),
     over ? null : logPanel(ctx, 8));
+}
+
+// What the prompt says (table.js announces it when it changes).
+export function promptText(ctx) {
+  if (ctx.body.status === "waiting") return "";
+  return ctx.busy ? t("Playing…") : ctx.game.prompt(ctx);
 }
 
 function header(ctx) {

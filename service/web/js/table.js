@@ -8,7 +8,8 @@ import { follow } from "./stream.js";
 import { remember, seatOf } from "./saved.js";
 import { gameOf } from "./games.js";
 import { t } from "./i18n.js";
-import { isolate, seatName, tableView, tickClocks } from "./table-view.js";
+import { isolate, promptText, seatName, tableView, tickClocks } from "./table-view.js";
+import { alarm, announce } from "./announce.js";
 
 // How long each move stays on screen when several arrive at once (none for those who ask
 // their system for reduced motion).
@@ -35,6 +36,8 @@ export function openTable(root, { id }) {
     const ctx = context();
     patch(root, tableView(state, ctx));
     document.title = title(ctx);
+    announce(promptText(ctx));
+    alarm(state.gone || state.error || state.trouble);
   }
 
   function context() {
@@ -183,8 +186,10 @@ export function openTable(root, { id }) {
     follower = follow({ id, token, rematches: !!token, onGame: arrive, onGone: lost,
       onTrouble: (message) => { if (message !== state.trouble) { state.trouble = message; render(); } } });
   }).catch((error) => {
+    const why = t("This game cannot be opened. {why}", { why: error.message });
+    alarm(why);
     patch(root, h("div.start", {}, h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table")),
-      h("p.error", { role: "alert" }, t("This game cannot be opened. {why}", { why: error.message })),
+      h("p.error", {}, why),
       h("p", {}, h("a", { href: "#/", "data-key": "home" }, t("Back to the start")))));
   });
   const clock = setInterval(() => tickClocks(root), 1000);
