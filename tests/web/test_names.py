@@ -4,7 +4,7 @@ viewer."""
 
 import httpx
 
-from tests.web.browsing import create_game, game_id_of, open_page
+from tests.web.browsing import create_game, game_id_of, open_page, play_one_turn, wait_for_turn
 
 RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE, left unclosed on purpose
 
@@ -45,3 +45,25 @@ def test_names_with_markup_bidi_controls_and_you_are_shown_as_typed_and_isolated
     assert any(f"\u2068{RLO}Bo\u2069 sat down" in line for line in log)
     assert any(line.endswith("\u2068You (seat 3)\u2069 sat down") for line in log)  # not the viewer
     assert host.errors == []
+
+
+def test_a_name_of_24_letters_without_a_break_stays_inside_the_log_and_the_ranking(web, browser):
+    page = open_page(browser, f"{web.url}/play")
+    create_game(page, "crabe-vs-poulpe", friends=(1,), name="Ana")
+    game_id = game_id_of(page)
+    guest = httpx.post(f"{web.url}/v1/games/{game_id}/join", json={"name": "W" * 24}).json()
+    seat = {"Authorization": f"Bearer {guest['token']}"}
+    while (body := httpx.get(f"{web.url}/v1/games/{game_id}", headers=seat).json())["status"] != "over":
+        if body["legal_moves"]:  # the guest plays through the API, the host by clicks
+            httpx.post(f"{web.url}/v1/games/{game_id}/moves", headers=seat, json={"move": body["legal_moves"][0]})
+        elif wait_for_turn(page):
+            play_one_turn(page)
+    page.wait_for_selector(".end .ranking")
+    assert "W" * 24 in page.locator(".ranking").inner_text()
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        spilled = page.evaluate("""() => [...document.querySelectorAll('.log li, .ranking td')]
+            .filter((node) => node.scrollWidth > node.clientWidth + 1).map((node) => node.textContent)""")
+        assert spilled == []
+    assert page.errors == []

@@ -61,7 +61,7 @@ def seen(game: str, shown: dict) -> dict:
 
 
 @pytest.mark.parametrize("game", ["cup-the-crab", "crabe-vs-poulpe"])
-def test_a_replay_stepped_from_start_to_end_shows_every_position_the_api_gives(web, browser, game):
+def test_a_replay_stepped_from_start_to_end_shows_every_position_the_api_gives(web, browser, shots, game):
     game_id = finished_game(web.url, game, seed=11)
     replay = httpx.get(f"{web.url}/v1/games/{game_id}/replay").json()
     page = open_page(browser, f"{web.url}/play/replay/{game_id}")  # the shareable address
@@ -88,6 +88,12 @@ def test_a_replay_stepped_from_start_to_end_shows_every_position_the_api_gives(w
     middle = replay["versions"][last // 2]
     shown = page.evaluate(SHOWN)
     assert shown["version"] == middle["version"] and seen(game, shown) == expected(game, middle["position"])
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.screenshot(path=shots / f"{game}-replay.png")
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=shots / f"{game}-replay-phone.png")
+    page.set_viewport_size({"width": 1200, "height": 900})
     page.locator(f"[data-key=step-{last}]").click()  # a log entry goes to its version
     assert page.evaluate(SHOWN)["version"] == replay["version"]
     assert page.errors == []

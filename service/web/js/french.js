@@ -145,7 +145,7 @@ add({
 
 // -- the replay ------------------------------------------------------------------------------
 add({
-  "replay": "revoir la partie",
+  "replay": "partie rejouée",
   "The result": "Le résultat",
   "Step through the game": "Parcourir la partie",
   "First position": "Première position",
