@@ -53,10 +53,11 @@ const COLOUR = { crab: "Crab (blue)", octopus: "Octopus (red)" };
 const effectName = (effect) => t(EFFECTS[effect]?.[0] || effect);
 
 // A card in words: "Crab 8 (Reverse)". A 1 is a Resist only when used as one: played in a
-// normal turn it is a plain 1 (plain: true).
-function cvpLabel(name, { plain = false } = {}) {
+// normal turn it is a plain 1 (plain: true). A card moved by an effect (discarded, given,
+// searched, sent back) is named without its own effect (bare: true), which is not in play.
+function cvpLabel(name, { plain = false, bare = false } = {}) {
   const { colour, value, effect } = cvpFace(name);
-  const shown = effect && !(plain && effect === "resist");
+  const shown = effect && !bare && !(plain && effect === "resist");
   return `${t(ANIMAL[colour])} ${value}${shown ? ` (${effectName(effect)})` : ""}`;
 }
 
@@ -81,8 +82,9 @@ const HAND_MOVES = new Set(["play", "discard", "give"]);
 const isHint = (ctx, move) => !!ctx.ui.hint && moveKey(ctx.ui.hint) === moveKey(move);
 
 // A seat's card in words: "your Crab 8 (Reverse)", "Bo's Crab 8 (Reverse)".
-function owned(ctx, seat, name) {
-  return seat === ctx.you ? t("your {card}", { card: cvpLabel(name) }) : t("{who}'s {card}", { who: ctx.name(seat), card: cvpLabel(name) });
+function owned(ctx, seat, name, options = {}) {
+  const card = cvpLabel(name, options);
+  return seat === ctx.you ? t("your {card}", { card }) : t("{who}'s {card}", { who: ctx.name(seat), card });
 }
 
 // -- seats -------------------------------------------------------------------------
@@ -334,24 +336,24 @@ function narrator(ctx) {
             : say(ctx, seat, "{who} sent one of {victim}'s cards back to its draw pile (Pincer)", { victim: ctx.name(victim) });
         }
         return say(ctx, seat, cvpFace(move.card).colour === "crab" ? "{who} sent {owned} back to the Crab draw pile (Pincer)"
-          : "{who} sent {owned} back to the Octopus draw pile (Pincer)", { owned: owned(ctx, victim, move.card) });
+          : "{who} sent {owned} back to the Octopus draw pile (Pincer)", { owned: owned(ctx, victim, move.card, { bare: true }) });
       }
       case "discard": {
         const heal = pending?.effect === "heal";
         pending = null;
-        const what = move.card ? cvpLabel(move.card) : t("a card");
+        const what = move.card ? cvpLabel(move.card, { bare: true }) : t("a card");
         return say(ctx, seat, heal ? "{who} discarded {what} face down and refilled to 5 (Heal)" : "{who} discarded {what} face down (Draw & discard)", { what });
       }
       case "search":
         pending = null;
         return say(ctx, seat, ["You took {what} from your draw pile (Search)", "{who} took {what} from their draw pile (Search)"],
-          { what: move.card ? cvpLabel(move.card) : t("a card") });
+          { what: move.card ? cvpLabel(move.card, { bare: true }) : t("a card") });
       case "give": {
         pending = null;
         const to = 1 - seat;
-        if (to === ctx.you) return say(ctx, seat, move.card ? "{who} gave you {card} (Offer)" : "{who} gave you a card (Offer)", { card: move.card && cvpLabel(move.card) });
-        return say(ctx, seat, move.card ? "{who} gave {card} to {to} (Offer)" : "{who} gave {to} a card (Offer)",
-          { card: move.card && cvpLabel(move.card), to: ctx.name(to) });
+        const card = move.card && cvpLabel(move.card, { bare: true });
+        if (to === ctx.you) return say(ctx, seat, move.card ? "{who} gave you {card} (Offer)" : "{who} gave you a card (Offer)", { card });
+        return say(ctx, seat, move.card ? "{who} gave {card} to {to} (Offer)" : "{who} gave {to} a card (Offer)", { card, to: ctx.name(to) });
       }
       default: return move.type;
     }

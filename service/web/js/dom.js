@@ -37,7 +37,9 @@ export function patch(container, nodes) {
   container.replaceChildren(...[nodes].flat().filter(Boolean));
   if (!inside) return;
   const again = focused && container.querySelector(`[data-key="${CSS.escape(focused)}"]`);
-  (again || container.querySelector("[data-focus-home]"))?.focus({ preventScroll: true });
+  again?.focus({ preventScroll: true });
+  // The same key may now be a card that cannot be chosen (no longer focusable).
+  if (document.activeElement !== again) container.querySelector("[data-focus-home]")?.focus({ preventScroll: true });
 }
 
 // A stable text key for a move, to compare a listed move with a suggestion.
