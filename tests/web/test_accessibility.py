@@ -5,11 +5,9 @@ in place so that what they announce is heard."""
 
 import json
 
-import httpx
 import pytest
 
-from tests.web.browsing import (choose, create_game, game_id_of, open_page, play_one_turn,
-                                wait_for_turn)
+from tests.web.browsing import create_game, open_page, play_one_turn, wait_for_turn
 
 AXE_RUN = """async () => {
   const result = await axe.run(document, { resultTypes: ["violations"] });

@@ -4,7 +4,7 @@ rulebooks give them, and a switch of language that is remembered."""
 
 import httpx
 
-from tests.web.browsing import (choose, create_game, game_id_of, open_page, play_one_turn,
+from tests.web.browsing import (choose, create_game, open_page, play_one_turn,
                                 wait_for_turn)
 
 UNTRANSLATED = """async () => (await import("/play/js/i18n.js")).untranslated()"""

@@ -109,7 +109,7 @@ def test_crabe_vs_poulpe_is_played_by_clicks_against_the_ai_to_the_result(web, b
     assert page.locator(".prompt .error").inner_text() == ""
     page.screenshot(path=shots / f"crabe-vs-poulpe-{mode}-end.png", full_page=True)
     last = page.locator(".end .log li").last.inner_text()
-    assert last.endswith("wins the game") or last.endswith("you win the game")
+    assert last.endswith(("wins the game", "you win the game"))
     page.locator("[data-key=replay]").click()  # from the end screen to its replay
     page.wait_for_selector(".replay[data-version='0']")
     assert page.locator(".replay-seat").count() == 2

@@ -129,7 +129,7 @@ function board(ctx) {
     const attrs = { class: ["slot", stack ? "stack" : "empty", move && "target", changed && "changed",
       move && hinted === moveKey(move) && "hint"].filter(Boolean).join(" "), "aria-label": title, "data-key": `slot-${slot}` };
     return move
-      ? h("button.move", { ...attrs, type: "button", onclick: () => ctx.send(move), title: `${title}: ${say(ctx, ctx.you, moveSentence(move), moveParams(move))}` }, content)
+      ? h("button.move", { ...attrs, type: "button", onclick: () => ctx.send(move), title: `${title}: ${t(CLAIMERS.has(move.card) ? "claim it with your {card}" : "play your {card} here", { card: cupLabel(move.card) })}` }, content)
       : h("div", attrs, content);
   });
   const discards = view.discards;
