@@ -185,6 +185,7 @@ def test_the_keyboard_alone_plays_crabe_vs_poulpe(web, browser):
     page = open_page(browser, f"{web.url}/play")
     create_game(page, "crabe-vs-poulpe")
     assert wait_for_turn(page)
+    assert page.title().startswith("● Your turn")  # seen from another tab too
     page.keyboard.press("h")  # a hint, by its key: the suggested move lights up
     page.wait_for_selector(".hint")
     for _ in range(4):
