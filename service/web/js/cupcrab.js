@@ -78,7 +78,8 @@ function seatInfo(ctx, seat) {
       h("span.kind", { title: t("Bottles left") }, icon("bottle"), s.bottles)),
     h("div.sub", {}, ctx.view.starting_player === seat && ctx.view.phase !== "over"
       ? h("span.starts", { title: t("starts round {n}", { n: ctx.view.round }) }, `${t("starts")} · `) : null,
-      selecting ? t(s.selected ? "✓ has chosen" : "choosing…") : t("{n} in hand", { n: s.hand_size })),
+      ctx.body.status === "waiting" ? t(ctx.body.seats[seat].type === "open" ? "waiting for a player" : "seated")
+        : selecting ? t(s.selected ? "✓ has chosen" : "choosing…") : t("{n} in hand", { n: s.hand_size })),
   ];
 }
 

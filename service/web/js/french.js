@@ -219,6 +219,8 @@ add({
   "starts": "commence",
   "✓ has chosen": "✓ a choisi",
   "choosing…": "choisit…",
+  "waiting for a player": "attend un joueur",
+  "seated": "installé·e",
   "{n} in hand": "{n} en main",
   "Stack {n}": "Pile {n}",
   "Free slot": "Place libre",
