@@ -191,7 +191,8 @@ class Matchmaker:
                 ai.append(Budget(level=level))
         meta = Meta(game=game, players=players, seeded=False, token_hashes=hashes,
                     created=time.time(), ai=ai if any(ai) else None, names=names,
-                    listed=False, clock=Clock(TURN_SECONDS, "forfeit"), player_ids=ids)
+                    listed=False, clock=Clock(TURN_SECONDS, "forfeit"), player_ids=ids,
+                    hints=False)  # a rated game: no strong AI's advice
         _, session = await self.sessions.create_from(
             meta.with_deadlines(state.to_move, None), state, game_id=game_id)
         return session

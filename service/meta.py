@@ -33,6 +33,10 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
     names: list[str | None] | None = None  # display names, shown to everyone
     open_seats: list[int] = []             # seats nobody has taken yet
     listed: bool = False                   # in the waiting list while seats are open
+    # The AI's suggestions are offered to the seats: not in a game between people (one
+    # created with open seats, and its rematches), where a hint would be a strong player
+    # whispering to one side (docs/api.md, "Fair play").
+    hints: bool = True
     options: dict | None = None            # creation options, for a rematch
     clock: Clock | None = None
     deadlines: list[float | None] | None = None  # per seat, epoch seconds

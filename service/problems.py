@@ -12,7 +12,7 @@ from litestar.exceptions import HTTPException, ValidationException
 
 from core import InvalidState
 from service.bodies.common import TITLES, Problem
-from service.robots import AIBusy, BudgetRefused, NotYourTurn
+from service.robots import AIBusy, BudgetRefused, HintsOff, NotYourTurn
 from service.drain import Draining
 from service.limits import RateLimited
 from service.lobby import BadCursor, NoSuchSeat, SeatUnavailable
@@ -111,6 +111,7 @@ HANDLERS = {
     IdempotencyMismatch: lambda r, e: problem(r, 409, "idempotency-key-reused", str(e)),
     BudgetRefused: lambda r, e: problem(r, 422, "budget-refused", str(e)),
     NotYourTurn: lambda r, e: problem(r, 409, "not-your-turn", str(e)),
+    HintsOff: lambda r, e: problem(r, 409, "hints-off", str(e)),
     AIBusy: lambda r, e: problem(r, 503, "ai-busy", str(e), headers={"Retry-After": "1"}),
     Draining: lambda r, e: problem(r, 503, "draining", str(e)),
     NotStarted: lambda r, e: problem(r, 409, "game-waiting", str(e)),

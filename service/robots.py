@@ -31,6 +31,10 @@ class NotYourTurn(Exception):
     """A suggestion asked for a seat that has nothing to decide now."""
 
 
+class HintsOff(Exception):
+    """A suggestion asked for in a game between people, where hints are off."""
+
+
 class AIBusy(Exception):
     """Every search slot for suggestions of this worker is taken: retry shortly."""
 

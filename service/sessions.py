@@ -168,6 +168,9 @@ class Sessions:
                     listed=request.listed, options=options, clock=clock,
                     player_ids=[p.id if p else None for p in bound] if any(bound) else None,
                     rated=request.rated)
+        # Hints (a strong AI) only where they wrong nobody: not between people (seats
+        # left open for others), nor in a rated game, whose rating they would inflate.
+        meta = msgspec.structs.replace(meta, hints="open" not in kinds and not meta.is_rated())
         game_id, session = await self.create_from(meta.with_deadlines(state.to_move, None),
                                                   state)
         return game_id, session, list(tokens)
@@ -268,6 +271,7 @@ class Sessions:
             "legal_moves": state.legal_moves(seat) if active and seat is not None else [],
             "result": Sessions.result(session), "view": state.view(seat),
             "seats": meta.seats(), "clock": meta.clock, "rematch": meta.rematch,
+            "hints": meta.hints,
         }
 
     @staticmethod

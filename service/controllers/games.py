@@ -15,7 +15,7 @@ from service.conditional import cache_headers, etag, is_current, not_modified
 from service.openapi import NOT_MODIFIED, problems
 from service.limits import SeatBudget, seat_budget
 from service.lobby import CURSOR, MAX_PAGE, Lobby
-from service.robots import Robots
+from service.robots import HintsOff, Robots
 from service.schemas import Budget, CreateGame, MoveRequest
 from service.sessions import GameNotFound, InvalidGame, Session, Sessions, Unauthorized
 
@@ -152,6 +152,9 @@ class GamesController(Controller):
         seat = sessions.seat_of(session, bearer_token(request))
         if seat is None:
             raise Unauthorized("suggestions need the seat's token: Authorization: Bearer <token>")
+        if not session.meta.hints:
+            raise HintsOff("the AI's suggestions are off in a game between people (it was"
+                           " created with open seats): each player plays on their own")
         found = await robots.suggest_for_client(session, seat, data)
         return bodies.suggestion_body({
             "id": game_id, "game": session.meta.game, "version": session.record.version,

@@ -20,8 +20,10 @@ def files_under(directory: Path) -> dict[str, Path]:
             for path in sorted(directory.rglob("*")) if path.is_file()}
 
 
-def static_files(prefix: str, directory: Path, name: str) -> HTTPRouteHandler:
-    """GET {prefix}/<file> for the files under directory as they are at start-up."""
+def static_files(prefix: str, directory: Path, name: str,
+                 headers: dict[str, str] | None = None) -> HTTPRouteHandler:
+    """GET {prefix}/<file> for the files under directory as they are at start-up, each
+    answer with `headers`."""
     files = files_under(directory)
 
     @get(f"{prefix}/{{file:path}}", include_in_schema=False, name=name,
@@ -30,6 +32,7 @@ def static_files(prefix: str, directory: Path, name: str) -> HTTPRouteHandler:
         found = files.get(file.lstrip("/"))
         if found is None:
             raise NotFoundException()
-        return File(found, filename=found.name, content_disposition_type="inline")
+        return File(found, filename=found.name, content_disposition_type="inline",
+                    headers=headers)
 
     return serve

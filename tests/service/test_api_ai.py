@@ -9,7 +9,7 @@ import pytest
 
 import core
 import core.ai
-from tests.service.play import auth, create, tokens_of
+from tests.service.play import auth, create, play_to_end, tokens_of
 
 AI_GAME = "cup-the-crab"
 
@@ -78,6 +78,27 @@ def test_suggestions_need_a_seat_that_has_something_to_decide(client):
     client.post(f"{path}/moves", json={"move": move}, headers=auth(tokens[0]))
     response = client.post(f"{path}/suggest", json={"iterations": 10}, headers=auth(tokens[0]))
     assert response.status_code == 409 and response.json()["type"] == "/problems/not-your-turn"
+
+
+def test_suggestions_are_off_in_a_game_between_people_and_its_rematch(client):
+    game = create(client, "crabe-vs-poulpe", 2, seats=[{"type": "human"}, {"type": "open"}])
+    path, host = f"/v1/games/{game['id']}", game["seats"][0]["token"]
+    guest = client.post(f"{path}/join", json={"name": "Bo"}).json()["token"]
+    body = client.get(path, headers=auth(host)).json()
+    assert body["status"] == "active" and body["hints"] is False
+    seat = body["to_move"][0]
+    token = (host, guest)[seat]
+    before = client.get(path).json()
+    response = client.post(f"{path}/suggest", json={"level": 1}, headers=auth(token))
+    assert response.status_code == 409 and response.json()["type"] == "/problems/hints-off"
+    assert "between people" in response.json()["detail"]
+    assert client.get(path).json() == before
+    play_to_end(client, {"id": game["id"], "seats": [{"seat": 0, "token": host},
+                                                     {"seat": 1, "token": guest}]}, seed=2)
+    rematch = client.post(f"{path}/rematch", headers=auth(host)).json()["id"]
+    assert client.get(f"/v1/games/{rematch}").json()["hints"] is False
+    against_ai = create(client, "crabe-vs-poulpe", 2, seats=[{"type": "human"}, {"type": "ai", "level": 1}])
+    assert client.get(f"/v1/games/{against_ai['id']}").json()["hints"] is True
 
 
 @pytest.mark.parametrize("game", core.GAMES)

@@ -43,8 +43,9 @@ def test_a_view_has_the_documented_fields(client):
     created = create(client, "cup-the-crab", 2)
     game_id, tokens = created["id"], tokens_of(created)
     seat_view = client.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).json()
-    assert set(seat_view) == {"id", "game", "version", "status", "seeded", "rated", "to_move", "you",
-                              "legal_moves", "result", "view", "seats", "clock", "rematch"}
+    assert set(seat_view) == {"id", "game", "version", "status", "seeded", "rated", "to_move",
+                              "you", "legal_moves", "result", "view", "seats", "clock",
+                              "rematch", "hints"}
     assert seat_view["status"] == "active" and seat_view["result"] is None
     assert seat_view["legal_moves"] == client.get(
         f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json()["legal_moves"]

@@ -10,11 +10,14 @@ CVP_CHOICES = [".prompt .word-moves button.primary", ".hand button.card.choosabl
                ".prompt .zone button.card", ".prompt .word-moves button.ghost"]
 
 
-def open_page(browser: Browser, url: str, motion: str = "reduce") -> Page:
-    """A page in a browser context of its own (own storage: a player of its own). Script
-    errors are collected in page.errors for the tests to check. With reduced motion (the
-    default here, for speed) the page shows moves at once instead of one by one."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, reduced_motion=motion)
+def open_page(browser: Browser, url: str, motion: str = "reduce", locale: str = "en-GB",
+              width: int = 1200) -> Page:
+    """A page in a browser context of its own (own storage: a player of its own) whose
+    browser speaks `locale`. Script errors are collected in page.errors for the tests to
+    check. With reduced motion (the default here, for speed) the page shows moves at once
+    instead of one by one."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, reduced_motion=motion,
+                                  locale=locale)
     page = context.new_page()
     page.set_default_timeout(MOVE_TIMEOUT_MS)
     errors: list[str] = []

@@ -3,6 +3,8 @@ browser tests. Screenshots go to $WEB_SCREENSHOTS when set (docs/images refreshe
 `WEB_SCREENSHOTS=docs/images python -m pytest tests/web`), else to a temporary folder."""
 
 import os
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +14,8 @@ from playwright.sync_api import Browser, sync_playwright
 from tests.service.servers import Server, server
 
 CHROMIUM = "/usr/bin/chromium"
+HERE = Path(__file__).resolve().parent
+AXE = HERE / "node_modules" / "axe-core" / "axe.min.js"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -40,3 +44,15 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = Path(os.environ.get("WEB_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core's script, installed from tests/web/package-lock.json by `npm ci` (.ci/setup
+    runs it; here it runs once if it has not)."""
+    if not AXE.exists():
+        if shutil.which("npm") is None:
+            pytest.fail("npm is missing: apt-get install -y npm (then npm ci --prefix tests/web)")
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--prefer-offline"], cwd=HERE,
+                       check=True, timeout=300, env={**os.environ, "CI": "1"})
+    return AXE.read_text()

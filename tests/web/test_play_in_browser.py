@@ -108,6 +108,11 @@ def test_crabe_vs_poulpe_is_played_by_clicks_against_the_ai_to_the_result(web, b
     page.wait_for_timeout(1000)  # the server has ended the stream: that is no trouble to show
     assert page.locator(".prompt .error").inner_text() == ""
     page.screenshot(path=shots / f"crabe-vs-poulpe-{mode}-end.png", full_page=True)
+    last = page.locator(".end .log li").last.inner_text()
+    assert last.endswith(("wins the game", "you win the game"))
+    page.locator("[data-key=replay]").click()  # from the end screen to its replay
+    page.wait_for_selector(".replay[data-version='0']")
+    assert page.locator(".replay-seat").count() == 2
     assert page.errors == []
 
 
@@ -121,7 +126,8 @@ def test_two_friends_joined_by_a_link_each_see_only_their_own_hand(web, browser,
     game_id = game_id_of(host)
     assert link == f"{web.url}/play#/join/{game_id}/1"
     guest = open_page(browser, f"{web.url}/play")
-    guest.wait_for_selector(f".lobby a[href='#/join/{game_id}']")  # listed for anyone to join
+    guest.wait_for_selector(".lobby .note, .lobby .game-list")  # the waiting list has been read
+    assert guest.locator(f".lobby a[href='#/join/{game_id}']").count() == 0  # for friends only
     guest.goto(link)
     guest.locator("input[name=name]").fill("Bo")
     guest.locator("[data-key=join]").click()
@@ -130,6 +136,8 @@ def test_two_friends_joined_by_a_link_each_see_only_their_own_hand(web, browser,
     assert layout(host) == waiting_layout  # the table stays where it was as the game starts
     assert host.locator(".seat .name").all_inner_texts() == ["Ana (you)", "Bo"]
     assert guest.locator(".seat .name").all_inner_texts() == ["Ana", "Bo (you)"]
+    for page in (host, guest):  # no AI whispering to either side (the server refuses it too)
+        assert page.locator("[data-key=hint]").count() == 0
     seats = {token_of(page, game_id): page for page in (host, guest)}
     assert len(seats) == 2  # two seats, two tokens
     moves = 0
@@ -137,7 +145,7 @@ def test_two_friends_joined_by_a_link_each_see_only_their_own_hand(web, browser,
         for token, page in seats.items():
             body = httpx.get(f"{web.url}/v1/games/{game_id}",
                              headers={"Authorization": f"Bearer {token}"}).json()
-            page.wait_for_function(f"Number(document.querySelector('.table').dataset.version) >= {body['version']}")
+            page.wait_for_function(f"() => Number(document.querySelector('.table').dataset.version) >= {body['version']}")
             assert sorted(shown_hand(page)) == sorted(body["view"]["hand"] or [])
             assert page.locator(".opponent-hand [data-card]").count() == 0  # backs only
             if body["legal_moves"] and body["status"] == "active":
@@ -152,10 +160,10 @@ def test_two_friends_joined_by_a_link_each_see_only_their_own_hand(web, browser,
         page.wait_for_selector(".end .ranking")
         assert page.errors == []
     host.locator("[data-key=rematch]").click()  # the same seats again, each keeping its token
-    host.wait_for_function(f"!location.hash.includes('{game_id}')")
+    host.wait_for_function(f"() => !location.hash.includes('{game_id}')")
     rematch = game_id_of(host)
     guest.locator("[data-key=rematch]", has_text="Go to the rematch").click()
-    guest.wait_for_function(f"location.hash.endsWith('{rematch}')")
+    guest.wait_for_function(f"() => location.hash.endsWith('{rematch}')")
     for page in seats.values():
         page.wait_for_selector(".table[data-status=active]")
         assert len(shown_hand(page)) == 5
@@ -177,6 +185,7 @@ def test_the_keyboard_alone_plays_crabe_vs_poulpe(web, browser):
     page = open_page(browser, f"{web.url}/play")
     create_game(page, "crabe-vs-poulpe")
     assert wait_for_turn(page)
+    assert page.title().startswith("● Your turn")  # seen from another tab too
     page.keyboard.press("h")  # a hint, by its key: the suggested move lights up
     page.wait_for_selector(".hint")
     for _ in range(4):
@@ -188,7 +197,7 @@ def test_the_keyboard_alone_plays_crabe_vs_poulpe(web, browser):
             if page.evaluate("document.activeElement.matches('button.choosable, .prompt button.move')"):
                 break
         page.keyboard.press("Enter")
-        page.wait_for_function(f"Number(document.querySelector('.table').dataset.version) > {before}")
+        page.wait_for_function(f"() => Number(document.querySelector('.table').dataset.version) > {before}")
     assert version(page) >= 4
     assert page.errors == []
 
@@ -204,7 +213,7 @@ def test_a_half_made_secret_selection_survives_another_seats_selection(web, brow
     chosen = host.locator(".tray button.card").evaluate_all("n => n.map(c => c.dataset.card)")
     before = version(host)
     play_one_turn(guest)  # the friend's three cards are chosen and confirmed
-    host.wait_for_function(f"Number(document.querySelector('.table').dataset.version) > {before}")
+    host.wait_for_function(f"() => Number(document.querySelector('.table').dataset.version) > {before}")
     assert host.locator(".tray button.card").evaluate_all("n => n.map(c => c.dataset.card)") == chosen
     assert host.locator(".seat").nth(1).inner_text().endswith("✓ has chosen")
     assert host.errors == [] and guest.errors == []

@@ -1,9 +1,11 @@
 // The HTTP API client: every call returns the JSON body or throws an ApiError whose message
-// is the problem+json detail, in words a player can read.
+// is the client's own sentence for the problem's type (i18n.js), in the player's language.
+
+import { problemSentence, t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, problem) {
-    super(sentence(problem?.detail || problem?.title || `the server answered ${status}`));
+    super(problemSentence(problem?.type, sentence(problem?.detail || problem?.title || t("the server answered {status}", { status }))));
     this.status = status;
     this.type = problem?.type || "";
     this.problem = problem;
@@ -22,7 +24,7 @@ async function request(method, path, { token, body } = {}) {
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    throw new ApiError(0, { detail: "The server cannot be reached; check your connection." });
+    throw new ApiError(0, { detail: t("The server cannot be reached; check your connection.") });
   }
   const text = await response.text();
   const data = text ? JSON.parse(text) : null;
@@ -36,6 +38,7 @@ export const api = {
   create: (spec) => request("POST", "/v1/games", { body: spec }),
   game: (id, token) => request("GET", game(id), { token }),
   history: (id, token) => request("GET", `${game(id)}/history`, { token }),
+  replay: (id) => request("GET", `${game(id)}/replay`),
   move: (id, token, move, expectedVersion) =>
     request("POST", `${game(id)}/moves`, { token, body: { move, expected_version: expectedVersion } }),
   suggest: (id, token, level) => request("POST", `${game(id)}/suggest`, { token, body: { level } }),
@@ -43,5 +46,53 @@ export const api = {
   leave: (id, token) => request("POST", `${game(id)}/leave`, { token }),
   rematch: (id, token) => request("POST", `${game(id)}/rematch`, { token }),
   waiting: () => request("GET", "/v1/games?status=waiting&limit=20"),
-  eventsUrl: (id, token) => `${game(id)}/events${token ? `?token=${encodeURIComponent(token)}` : ""}`,
+  events: (id, token, after, signal, alive) => events(`${game(id)}/events`, token, after, signal, alive),
 };
+
+// A Server-Sent Events stream read through fetch (an EventSource can send no
+// Authorization header, so its token would have to be in the URL): yields each event as
+// { type, id, data }; `after` resumes after that version (Last-Event-ID); alive() is called
+// on every chunk, comments (the server's keep-alives) included. Throws an ApiError for a
+// refused stream, a TypeError or AbortError when the network cuts it.
+async function* events(path, token, after, signal, alive) {
+  const headers = { Accept: "text/event-stream" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (after !== null && after !== undefined) headers["Last-Event-ID"] = String(after);
+  let response;
+  try {
+    response = await fetch(path, { headers, signal, cache: "no-store" });
+  } catch {
+    throw new ApiError(0, { detail: t("The server cannot be reached; check your connection.") });
+  }
+  if (!response.ok) {
+    const text = await response.text().catch(() => "");
+    let problem = null;
+    try { problem = text ? JSON.parse(text) : null; } catch { /* not JSON: a proxy's page */ }
+    throw new ApiError(response.status, problem);
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let event = { type: "message", id: null, data: [] };
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    alive();
+    buffer += value;
+    const lines = buffer.split("\n");
+    buffer = lines.pop();
+    for (const line of lines.map((l) => l.replace(/\r$/, ""))) {
+      if (line === "") {
+        if (event.data.length) yield { type: event.type, id: event.id, data: event.data.join("\n") };
+        event = { type: "message", id: null, data: [] };
+        continue;
+      }
+      if (line.startsWith(":")) continue;
+      const colon = line.indexOf(":");
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const text = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+      if (field === "event") event.type = text;
+      else if (field === "data") event.data.push(text);
+      else if (field === "id") event.id = text;
+    }
+  }
+}

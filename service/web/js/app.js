@@ -3,8 +3,11 @@
 //   #/                  start page
 //   #/g/<id>            a game's table (with this browser's token for it, if any)
 //   #/join/<id>[/<seat>] take an open seat by name
+//   #/replay/<id>[/<version>] a finished game replayed, every card shown
 
+import { language } from "./i18n.js";
 import { openJoin } from "./join.js";
+import { openReplay } from "./replay.js";
 import { openStart } from "./start.js";
 import { openTable } from "./table.js";
 
@@ -15,8 +18,11 @@ function route() {
   current?.close();
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
   window.scrollTo(0, 0);
+  document.title = "Crab Table";
   if (parts[0] === "g" && parts[1]) {
     current = openTable(root, { id: parts[1] });
+  } else if (parts[0] === "replay" && parts[1]) {
+    current = openReplay(root, { id: parts[1], at: parts[2] === undefined ? 0 : Number(parts[2]) });
   } else if (parts[0] === "join" && parts[1]) {
     current = openJoin(root, { id: parts[1], seat: parts[2] === undefined ? undefined : Number(parts[2]) });
   } else {
@@ -25,4 +31,6 @@ function route() {
 }
 
 window.addEventListener("hashchange", route);
+window.addEventListener("crab-language", route);  // the page drawn again in the chosen language
+document.documentElement.lang = language();
 route();

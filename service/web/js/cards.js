@@ -23,12 +23,15 @@ export function card(look, name, { onclick, selected, hint, target, small, key, 
   const classes = ["card", drawn.classes,
     selected && "selected", hint && "hint", target && "target", small && "small", changed && "changed",
     onclick && "choosable"].filter(Boolean).join(" ");
-  const attrs = { class: classes, title: title || drawn.tip, "data-card": name, "aria-label": drawn.label, "data-key": key };
-  if (onclick) return h("button", { ...attrs, type: "button", onclick, disabled, "aria-pressed": selected === undefined ? null : String(!!selected) }, drawn.inner);
-  return h("div", { ...attrs, role: "img" }, drawn.inner);
+  const attrs = { class: classes, title: title || drawn.tip, "data-card": name, "data-key": key };
+  // The face is drawn for the eyes; its name, in words, is what a screen reader reads (and
+  // the accessible name holds all the text it shows: no label over different words).
+  const face = [h("span.face", { "aria-hidden": "true" }, drawn.inner), h("span.sr-only", {}, drawn.label)];
+  if (onclick) return h("button", { ...attrs, type: "button", onclick, disabled, "aria-pressed": selected === undefined ? null : String(!!selected) }, face);
+  return h("div", { ...attrs, role: "img", "aria-label": drawn.label }, drawn.inner);
 }
 
 // A face-down card showing `picture` (each game registers its own, game-registry.js).
 export function cardBack(picture, { small, key } = {}) {
-  return h("div.card.back", { class: small ? "small" : "", "aria-hidden": "true", "data-key": key }, icon(picture));
+  return h("div.card.back", { class: [picture, small && "small"].filter(Boolean).join(" "), "aria-hidden": "true", "data-key": key }, icon(picture));
 }

@@ -4,6 +4,8 @@
 import { h, moveKey } from "./dom.js";
 import { card, icon } from "./cards.js";
 import { register } from "./game-registry.js";
+import { plural, t } from "./i18n.js";
+import { say } from "./log.js";
 
 const KINDS = ["cup-1", "cup-2", "cup-3", "cup-4", "cup-5", "cup-6", "cup-8", "cup-10", "crab", "octopus", "bottle"];
 const CLAIMERS = new Set(["crab", "octopus"]);
@@ -36,15 +38,17 @@ const CUP_TEXT = {
   bottle: "Seals a stack: only an Octopus takes it",
 };
 
+const NAMES = { crab: "Crab|cup", octopus: "Octopus|cup", bottle: "Bottle" };
+
 function cupLabel(name) {
-  if (name.startsWith("cup-")) return `Cup ${name.slice(4)}`;
-  return name[0].toUpperCase() + name.slice(1);
+  if (name.startsWith("cup-")) return t("Cup {n}", { n: name.slice(4) });
+  return t(NAMES[name]);
 }
 
 function cupFace(name) {
   if (name.startsWith("cup-")) {
     const value = name.slice(4);
-    return { kind: "cup", value, picture: "cup", caption: `${value} point${value === "1" ? "" : "s"}` };
+    return { kind: "cup", value, picture: "cup", caption: plural(Number(value), "{n} point", "{n} points") };
   }
   return { kind: name, value: "", picture: name, caption: cupLabel(name) };
 }
@@ -55,7 +59,7 @@ function look(name) {
   return {
     label: cupLabel(name),
     classes: `cup-card ${face.kind} v${face.value}`,
-    tip: `${cupLabel(name)}${CUP_TEXT[name] ? `: ${CUP_TEXT[name]}` : ""}`,
+    tip: `${cupLabel(name)}${CUP_TEXT[name] ? `: ${t(CUP_TEXT[name])}` : ""}`,
     inner: [h("span.corner", {}, face.value), icon(face.picture), h("span.caption", {}, face.caption)],
   };
 }
@@ -66,13 +70,16 @@ function seatInfo(ctx, seat) {
   const s = ctx.view.seats[seat];
   const selecting = ctx.view.phase === "select";
   return [
-    h("div.score", { title: `${s.score_cups} Cup cards won` }, h("b", {}, s.score), " pts"),
+    h("div.score", { title: plural(s.score_cups, "{n} Cup card won", "{n} Cup cards won") }, h("b", {}, s.score), ` ${t("pts")}`),
     h("div.counts", {},
-      h("span", { title: "cards left to play" }, `${s.cards_left} left`),
-      h("span.kind", { title: "Crabs left" }, icon("crab"), s.crabs),
-      h("span.kind", { title: "Octopuses left" }, icon("octopus"), s.octopuses),
-      h("span.kind", { title: "Bottles left" }, icon("bottle"), s.bottles)),
-    h("div.sub", {}, selecting ? (s.selected ? "✓ has chosen" : "choosing…") : `${s.hand_size} in hand`),
+      h("span", { title: t("cards left to play") }, t("{n} left", { n: s.cards_left })),
+      h("span.kind", { title: t("Crabs left") }, icon("crab"), s.crabs),
+      h("span.kind", { title: t("Octopuses left") }, icon("octopus"), s.octopuses),
+      h("span.kind", { title: t("Bottles left") }, icon("bottle"), s.bottles)),
+    h("div.sub", {}, ctx.view.starting_player === seat && ctx.view.phase !== "over"
+      ? h("span.starts", { title: t("starts round {n}", { n: ctx.view.round }) }, `${t("starts")} · `) : null,
+      ctx.body.status === "waiting" ? t(ctx.body.seats[seat].type === "open" ? "waiting for a player" : "seated")
+        : selecting ? t(s.selected ? "✓ has chosen" : "choosing…") : t("{n} in hand", { n: s.hand_size })),
   ];
 }
 
@@ -112,24 +119,24 @@ function board(ctx) {
   const slots = view.stacks.map((stack, slot) => {
     const move = stack ? targets.stacks.get(slot) : slot === free ? targets.newStack : null;
     const changed = ctx.changed.has(`stack-${slot}`);
-    const title = stack ? `Stack ${slot + 1}` : "Free slot";
+    const title = stack ? t("Stack {n}", { n: slot + 1 }) : t("Free slot");
     const content = stack
-      ? [h("div.stack-head", {}, h("b", {}, `${stack.value}`), " pts", stack.bottle ? h("span.badge.bottle", {}, "bottled") : null,
-           move && CLAIMERS.has(move.card) ? h("span.badge.claim", {}, "claim") : null),
+      ? [h("div.stack-head", {}, h("b", {}, `${stack.value}`), ` ${t("pts")}`, stack.bottle ? h("span.badge.bottle", { title: t("bottled: only an Octopus takes it") }, icon("bottle"), h("span.word", {}, t("bottled"))) : null,
+           move && CLAIMERS.has(move.card) ? h("span.badge.claim", {}, t("claim")) : null),
          h("div.cascades", {}, columns(stack.cards).map((cards, c) =>
            h("div.cascade", { style: { "--step": cascadeStep(cards.length) } },
              cards.map((name, i) => card(look, name, { small: true, key: `s${slot}-${c}-${i}` })))))]
-      : [h("div.free", {}, move ? "Start a new stack here" : "free slot")];
+      : [h("div.free", {}, t(move ? "Start a new stack here" : "free slot"))];
     const attrs = { class: ["slot", stack ? "stack" : "empty", move && "target", changed && "changed",
       move && hinted === moveKey(move) && "hint"].filter(Boolean).join(" "), "aria-label": title, "data-key": `slot-${slot}` };
     return move
-      ? h("button.move", { ...attrs, type: "button", onclick: () => ctx.send(move), title: `${title}: ${describeMove(move)}` }, content)
+      ? h("button.move", { ...attrs, type: "button", onclick: () => ctx.send(move), title: `${title}: ${t(CLAIMERS.has(move.card) ? "claim it with your {card}" : "play your {card} here", { card: cupLabel(move.card) })}` }, content)
       : h("div", attrs, content);
   });
   const discards = view.discards;
   const discardAttrs = { class: ["slot", "discards", targets.discard && "target", ctx.changed.has("discards") && "changed",
-    targets.discard && hinted === moveKey(targets.discard) && "hint"].filter(Boolean).join(" "), "aria-label": "Discards", "data-key": "discards" };
-  const discardContent = [h("div.stack-head", {}, "Discards ", h("b", {}, discards.length)),
+    targets.discard && hinted === moveKey(targets.discard) && "hint"].filter(Boolean).join(" "), "aria-label": t("Discards"), "data-key": "discards" };
+  const discardContent = [h("div.stack-head", {}, `${t("Discards")} `, h("b", {}, discards.length)),
     h("div.cascade", {}, discards.slice(-3).map((name, i) => card(look, name, { small: true, key: `d${i}` })))];
   return h("div.cup-board", {},
     h("div.stacks", {}, slots),
@@ -142,15 +149,15 @@ function board(ctx) {
 
 function hand(ctx) {
   const { view, ui } = ctx;
-  if (!view.hand) return h("p.spectator", {}, "You are watching this game.");
+  if (!view.hand) return h("p.spectator", {}, t("You are watching this game."));
   const selecting = selects(ctx).length > 0;
   const tray = selecting ? selectionTray(ctx) : handTray(ctx);
   const reserve = selecting ? [...view.reserve] : view.reserve;
   const chosen = counts(ui.selection || []);
   const groups = [...counts(reserve)].sort((a, b) => KINDS.indexOf(a[0]) - KINDS.indexOf(b[0]));
   const hintCards = ui.hint?.type === "select" ? counts(ui.hint.cards) : new Map();
-  const reserveRow = h("div.reserve", { "aria-label": "Your other cards" },
-    h("span.row-label", {}, selecting ? "Your cards: click to choose" : "Your other cards"),
+  const reserveRow = h("div.reserve", { "aria-label": t("Your other cards") },
+    h("span.row-label", {}, t(selecting ? "Your cards: click to choose" : "Your other cards")),
     h("div.cards", {}, groups.map(([name, n]) => {
       const left = n - (chosen.get(name) || 0);
       const add = selecting && left > 0 && (ui.selection || []).length < 3
@@ -158,7 +165,7 @@ function hand(ctx) {
       return h("div.group", {},
         card(look, name, { small: true, onclick: selecting ? add || (() => {}) : null, disabled: selecting && !add,
           key: `r-${name}`, hint: (hintCards.get(name) || 0) > (chosen.get(name) || 0) }),
-        h("span.count", { "aria-label": `${left} of this card` }, `×${selecting ? left : n}`));
+        h("span.count", { "aria-label": plural(selecting ? left : n, "{n} of this card", "{n} of this card|many") }, `×${selecting ? left : n}`));
     })));
   return [tray, reserveRow];
 }
@@ -168,14 +175,14 @@ function selectionTray(ctx) {
   const move = chosenSelect(ctx);
   const slots = [0, 1, 2].map((i) => chosen[i]
     ? card(look, chosen[i], { onclick: () => ctx.set({ selection: chosen.filter((_, j) => j !== i) }),
-      key: `pick-${i}`, selected: true, hint: ctx.ui.hint?.type === "select", title: `${cupLabel(chosen[i])}: click to put it back` })
+      key: `pick-${i}`, selected: true, hint: ctx.ui.hint?.type === "select", title: `${cupLabel(chosen[i])}: ${t("click to put it back")}` })
     : h("div.card.placeholder", { "aria-hidden": "true" }, "?"));
-  return h("div.tray", { "aria-label": "This round's three cards" },
+  return h("div.tray", { "aria-label": t("This round's three cards") },
     h("div.cards", {}, slots),
     h("div.tray-actions", {},
       h("button.primary", { type: "button", disabled: !move, "data-key": "confirm", onclick: () => move && ctx.send(move) },
-        chosen.length < 3 ? `Choose ${3 - chosen.length} more` : "Confirm these 3"),
-      h("button.ghost", { type: "button", disabled: !chosen.length, "data-key": "clear", onclick: () => ctx.set({ selection: [] }) }, "Clear")));
+        chosen.length < 3 ? t("Choose {n} more", { n: 3 - chosen.length }) : t("Confirm these 3")),
+      h("button.ghost", { type: "button", disabled: !chosen.length, "data-key": "clear", onclick: () => ctx.set({ selection: [] }) }, t("Clear"))));
 }
 
 function handTray(ctx) {
@@ -185,47 +192,91 @@ function handTray(ctx) {
     if (!name) return h("div.card.placeholder", { "aria-hidden": "true" });
     const playable = movesOf(ctx, name).length > 0;
     const picked = ui.pickedIndex === i;  // copies of a card are alike, but one is picked
+    const why = ctx.legal.length && !playable ? unplayable(view, name) : null;
     return card(look, name, {
       onclick: playable ? () => ctx.set(picked ? { picked: null, pickedIndex: null } : { picked: name, pickedIndex: i }) : null,
       selected: playable ? picked : undefined, key: `hand-${i}-${name}`,
-      hint: ui.hint && ui.hint.card === name && !ui.picked,
+      hint: ui.hint && ui.hint.card === name && !ui.picked, title: why ? `${cupLabel(name)}: ${why}` : undefined,
     });
   });
-  const waiting = ctx.body.status === "waiting" ? "Your hand is dealt: you choose 3 cards once every seat is taken."
-    : view.phase === "select" ? "Your 3 cards are chosen: waiting for the others." : null;
-  return h("div.tray", { "aria-label": "Your hand" }, h("div.cards", {}, slots),
-    h("div.tray-actions", {}, waiting ? h("span.note", {}, waiting) : null));
+  const blocked = ctx.legal.length && ctx.legal.some((m) => m.type !== "discard")
+    ? [...new Set(view.hand.filter((name) => !movesOf(ctx, name).length))].map((name) => `${cupLabel(name)}: ${unplayable(view, name)}`)
+    : [];
+  const note = ctx.body.status === "waiting" ? "Your hand is dealt: you choose 3 cards once every seat is taken."
+    : view.phase === "select" ? "Your 3 cards are chosen: waiting for the others."
+    : view.round === 7 && view.phase === "play" ? "Round 7: your last 3 cards were selected for you (there is no choice left)." : null;
+  const waiting = note && t(note);
+  return h("div.tray", { "aria-label": t("Your hand") }, h("div.cards", {}, slots),
+    h("div.tray-actions", {}, h("div.notes", {}, waiting ? h("span.note", {}, waiting) : null,
+      blocked.map((text) => h("span.note.why", {}, text)))));
+}
+
+// Why a card of the hand cannot be placed now (the rules' targets, C3).
+function unplayable(view, name) {
+  const stacks = view.stacks.filter(Boolean);
+  if (name === "crab") return t(stacks.length ? "every stack is bottled (only an Octopus takes a bottled stack)." : "there is no stack to claim yet.");
+  if (name === "octopus") return t("no stack is bottled (an Octopus claims only a bottled stack).");
+  return t("every stack is bottled and no slot is free.");
+}
+
+// -- a replay: the complete position, every card face up -----------------------------
+
+function replayBoard(ctx, position) {
+  return board({ ...ctx, view: { ...position }, ui: {}, legal: [] });
+}
+
+function replaySeat(ctx, position, seat) {
+  const { hand, reserve, score_pile: won, selected } = position.seats[seat];
+  const points = won.filter((name) => name.startsWith("cup-")).reduce((sum, name) => sum + Number(name.slice(4)), 0);
+  const row = (cards, label, key) => h("div.zone", { class: key, "aria-label": `${t(label)}: ${cards.length}` },
+    h("span.row-label", {}, `${t(label)}: ${cards.length}`),
+    h("div.cards", {}, canonical(cards).map((name, i) => card(look, name, { small: true, key: `${key}-${seat}-${i}` }))));
+  return [h("div.score", {}, h("b", {}, points), ` ${t("pts")}`, position.phase === "select" && selected ? ` · ${t("✓ has chosen")}` : ""),
+    row(hand, position.phase === "select" ? "Chosen for this round" : "Hand", "in-hand"), row(reserve, "Other cards", "in-reserve")];
 }
 
 // -- words ---------------------------------------------------------------------------
 
 function prompt(ctx) {
   const { view, ui } = ctx;
-  const round = `Round ${view.round} of 7`;
-  if (view.phase === "over") return `${round}: the game is over.`;
+  const round = t("Round {round} of {rounds}", { round: view.round, rounds: 7 });
+  if (view.phase === "over") return t("{round}: the game is over.", { round });
+  const first = firstPlayer(ctx);
   if (!ctx.legal.length) {
     const waitingFor = view.to_move.filter((s) => s !== ctx.you).map(ctx.name).join(", ");
-    return view.phase === "select" ? `${round}: ${waitingFor || "everybody"} choosing secretly…` : `${round}: ${waitingFor} to play…`;
+    return view.phase === "select" ? t("{round}: {who} choosing secretly ({first})…", { round, who: waitingFor || t("everybody"), first })
+      : t("{round} ({first}): {who} to play…", { round, first, who: waitingFor });
   }
-  if (selects(ctx).length) return `${round}: choose 3 cards to play this round. Nobody sees them until they are played.`;
+  if (selects(ctx).length) return t("{round}: choose 3 cards to play this round. Nobody sees them until they are played; {first}.", { round, first });
   if (!ui.picked) {
-    return ctx.legal.every((m) => m.type === "discard")
+    return t(ctx.legal.every((m) => m.type === "discard")
       ? "No card of yours can be placed: pick one to discard."
-      : "Your turn: pick a card from your hand.";
+      : "Your turn: pick a card from your hand.");
   }
-  return `Place your ${cupLabel(ui.picked)}: click a highlighted stack, slot or pile. Esc to cancel.`;
+  return t("Place your {card}: click a highlighted stack, slot or pile. Esc to cancel.", { card: cupLabel(ui.picked) });
 }
 
-function describeMove(move) {
+// Who plays first this round (C6: one seat further each round).
+function firstPlayer(ctx) {
+  const seat = ctx.view.starting_player;
+  return seat === ctx.you ? t("you play first") : t("{who} plays first", { who: ctx.name(seat) });
+}
+
+// A move in words, {who} its seat (log.js's say() conjugates it for "You").
+function moveSentence(move) {
   switch (move.type) {
-    case "select": return move.cards ? `chose ${move.cards.map(cupLabel).join(", ")}` : "chose 3 cards";
+    case "select": return move.cards ? "{who} chose {cards}" : "{who} chose 3 cards";
     case "play": return CLAIMERS.has(move.card)
-      ? `claimed stack ${move.stack + 1} with ${move.card === "crab" ? "a Crab" : "an Octopus"}`
-      : `played ${cupLabel(move.card)} on stack ${move.stack + 1}`;
-    case "new-stack": return `started a new stack with ${cupLabel(move.card)}`;
-    case "discard": return `discarded ${cupLabel(move.card)}`;
+      ? (move.card === "crab" ? "{who} claimed stack {n} with a Crab" : "{who} claimed stack {n} with an Octopus")
+      : "{who} played {card} on stack {n}";
+    case "new-stack": return "{who} started a new stack with {card}";
+    case "discard": return "{who} discarded {card}";
     default: return move.type;
   }
+}
+
+function moveParams(move) {
+  return { cards: move.cards?.map(cupLabel).join(", "), card: move.card && cupLabel(move.card), n: move.stack + 1 };
 }
 
 // What a suggestion means on screen: the three cards chosen, or the card picked.
@@ -249,7 +300,7 @@ function changes(before, after) {
 }
 
 function resultColumns(result, seat) {
-  return [["Points", result.scores[seat]], ["Cups won", result.cups[seat]]];
+  return [[t("Points"), result.scores[seat]], [t("Cups won"), result.cups[seat]]];
 }
 
 register({
@@ -259,7 +310,9 @@ register({
   icon: "crab",
   players: [2, 5],
   options: null,
-  back: "crab",
+  back: () => "crab",
   rounds: 7,
-  seatInfo, board, hand, prompt, describeMove, applyHint, changes, resultColumns,
+  seatInfo, board, hand, prompt, narrator: (ctx) => (entry) => say(ctx, entry.seat, moveSentence(entry.move), moveParams(entry.move)),
+  applyHint, changes, resultColumns,
+  replayBoard, replaySeat,
 });

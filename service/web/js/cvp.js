@@ -4,26 +4,40 @@
 import { h, moveKey } from "./dom.js";
 import { card, cardBack, icon } from "./cards.js";
 import { register } from "./game-registry.js";
+import { plural, t } from "./i18n.js";
+import { say } from "./log.js";
 
-const BACK = "octopus";
 // -- cards -------------------------------------------------------------------------
 
 const SPECIES = { pincer: "2", heal: "5", search: "10", blind: "2", capture: "5", mimic: "10" };
 const EFFECT_OF_FACE = { alpha: "start", 1: "resist", 4: "offer", 7: "draw-and-discard", 8: "reverse" };
 
+// Each effect: its name (the rulebook's), what the card does (said of whoever holds it),
+// what it does when the opponent plays it and when the viewer does, from the viewer's side.
 const EFFECTS = {
-  start: ["Start", "Only opens a round"],
-  resist: ["Resist", "Cancels the effect just played"],
-  offer: ["Offer", "Give a card to the opponent"],
-  "draw-and-discard": ["Draw & discard", "Draw a card, then discard one"],
-  reverse: ["Reverse", "The next card must be lower"],
-  pincer: ["Pincer", "See their hand, send one card back to its draw pile"],
-  heal: ["Heal", "Discard a card, then refill to 5"],
-  search: ["Search", "Take any card of your draw pile"],
-  blind: ["Blind", "Draw a card; plays on anything but Ω"],
-  capture: ["Capture", "You may take the card beneath"],
-  mimic: ["Mimic", "See their hand, copy one of its effects"],
+  start: ["Start", "Only opens a round", "it only opens a round", "it only opens a round"],
+  resist: ["Resist", "Played just after an effect, cancels it; else a plain 1", "it cancels the effect just played",
+           "it cancels the effect just played"],
+  offer: ["Offer", "Its player gives a card to the opponent", "they will give you a card of their hand",
+          "you give a card of your hand to your opponent"],
+  "draw-and-discard": ["Draw & discard", "Its player draws a card, then discards one", "they will draw a card, then discard one face down",
+                       "you draw a card, then discard one face down"],
+  reverse: ["Reverse", "The next card must be lower", "the next card must be lower", "the next card must be lower"],
+  pincer: ["Pincer", "Its player sees the opponent's hand and sends one of its cards back to its draw pile",
+           "they will see your hand and send one of your cards back to its draw pile",
+           "you see their hand and send one of its cards back to its draw pile"],
+  heal: ["Heal", "Its player discards a card, then refills to 5", "they will discard a card, then refill to 5",
+         "you discard a card, then refill to 5"],
+  search: ["Search", "Its player takes any card of their own draw pile", "they will take any card of their draw pile",
+           "you take any card of your draw pile"],
+  blind: ["Blind", "Its player draws a card; plays on anything but Ω", "they draw a card", "you draw a card"],
+  capture: ["Capture", "Its player may take the card beneath", "they may take the card beneath into their hand",
+            "you may take the card beneath into your hand"],
+  mimic: ["Mimic", "Its player sees the opponent's hand and may copy one of its effects",
+          "they will see your hand and may copy one of its effects", "you see their hand and may copy one of its effects"],
 };
+// The effects a response window opens for (docs/rules.md, P3): the others cannot be resisted.
+const CANCELLABLE = new Set(["pincer", "heal", "search", "capture", "mimic", "draw-and-discard", "offer", "reverse"]);
 
 function cvpFace(name) {
   const dash = name.indexOf("-");
@@ -34,10 +48,17 @@ function cvpFace(name) {
   return { colour, value, effect };
 }
 
-function cvpLabel(name) {
+const ANIMAL = { crab: "Crab|cvp", octopus: "Octopus|cvp" };
+const COLOUR = { crab: "Crab (blue)", octopus: "Octopus (red)" };
+const effectName = (effect) => t(EFFECTS[effect]?.[0] || effect);
+
+// A card in words: "Crab 8 (Reverse)". A 1 is a Resist only when used as one: played in a
+// normal turn it is a plain 1 (plain: true). A card moved by an effect (discarded, given,
+// searched, sent back) is named without its own effect (bare: true), which is not in play.
+function cvpLabel(name, { plain = false, bare = false } = {}) {
   const { colour, value, effect } = cvpFace(name);
-  const who = colour === "crab" ? "Crab" : "Octopus";
-  return `${who} ${value}${effect ? ` (${EFFECTS[effect][0]})` : ""}`;
+  const shown = effect && !bare && !(plain && effect === "resist");
+  return `${t(ANIMAL[colour])} ${value}${shown ? ` (${effectName(effect)})` : ""}`;
 }
 
 // A card's drawing (cards.js draws the card around it).
@@ -47,128 +68,166 @@ function look(name) {
   return {
     label,
     classes: `cvp ${face.colour}`,
-    tip: face.effect ? `${label}: ${EFFECTS[face.effect][1]}` : label,
+    tip: face.effect ? `${label}: ${t(EFFECTS[face.effect][1])}` : label,
     inner: [
       h("span.corner", {}, face.value),
       h("span.big", {}, face.value),
       icon(face.colour === "crab" ? "crab" : "octopus"),
-      h("span.caption", {}, face.effect ? EFFECTS[face.effect][0] : ""),
+      h("span.caption", {}, face.effect ? effectName(face.effect) : ""),
     ],
   };
 }
 
 const HAND_MOVES = new Set(["play", "discard", "give"]);
-const COLOUR = { crab: "Crab (blue)", octopus: "Octopus (red)" };
-
-const possessive = (name) => (name === "You" ? "Your" : `${name}'s`);
-const effectName = (effect) => EFFECTS[effect]?.[0] || effect;
 const isHint = (ctx, move) => !!ctx.ui.hint && moveKey(ctx.ui.hint) === moveKey(move);
+
+// A seat's card in words: "your Crab 8 (Reverse)", "Bo's Crab 8 (Reverse)".
+function owned(ctx, seat, name, options = {}) {
+  const card = cvpLabel(name, options);
+  return seat === ctx.you ? t("your {card}", { card }) : t("{who}'s {card}", { who: ctx.name(seat), card });
+}
 
 // -- seats -------------------------------------------------------------------------
 
 function seatInfo(ctx, seat) {
   const s = ctx.view.seats[seat];
   return [
-    h("div.score", { title: "hand + draw pile: the first to run out wins" }, h("b", {}, s.hand_size + s.draw_size), " cards left"),
+    h("div.score", { title: t("hand + draw pile: the first to run out wins") }, h("b", {}, s.hand_size + s.draw_size), " ",
+      plural(s.hand_size + s.draw_size, "card left", "cards left")),
     h("div.counts", {},
-      h("span.kind", { class: s.colour, title: `plays the ${COLOUR[s.colour]} colour` }, icon(s.colour), s.colour === "crab" ? "Crab" : "Octopus"),
-      h("span", { title: "cards in hand" }, `${s.hand_size} in hand`),
-      h("span", { title: "cards in draw pile" }, `${s.draw_size} to draw`)),
-    h("div.sub", {}, ctx.view.last_player === seat && ctx.view.pile.length ? "played the top card" : ctx.view.opener === seat ? "opened this round" : "\u00a0"),
+      h("span.kind", { class: s.colour, title: t("plays the {colour} colour", { colour: t(COLOUR[s.colour]) }) }, icon(s.colour), t(ANIMAL[s.colour])),
+      h("span", { title: t("cards in hand") }, t("{n} in hand", { n: s.hand_size })),
+      h("span", { title: t("cards in draw pile") }, t("{n} to draw", { n: s.draw_size }))),
+    h("div.sub", {}, ctx.view.last_player === seat && ctx.view.pile.length ? t("played the top card") : ctx.view.opener === seat ? t("opened this round") : "\u00a0"),
   ];
 }
 
-// A draw pile: face down, its size on it.
-function deck(size, label) {
-  return h("div.deck", { class: size ? "" : "empty", "aria-label": `${label}: ${size} cards`, title: `${label}: ${size} cards` },
-    size ? cardBack(BACK, { small: true }) : h("div.card.small.placeholder", {}), h("span.deck-count", {}, size));
+// A draw pile: face down, its animal on its back, its size on it.
+function deck(size, label, colour) {
+  const said = `${label}: ${plural(size, "{n} card", "{n} cards")}`;
+  return h("div.deck", { class: size ? "" : "empty", role: "img", "aria-label": said, title: said },
+    size ? cardBack(colour, { small: true }) : h("div.card.small.placeholder", {}), h("span.deck-count", {}, size));
 }
 
 // -- board -------------------------------------------------------------------------
 
 function rule(view) {
   const top = view.pile[view.pile.length - 1];
-  if (!top) return "Empty pile: the opener plays any card";
+  if (!top) return t("Empty pile: the opener plays any card");
   const value = cvpFace(top).value;
-  return view.lower ? `Reverse: the next card must be lower than ${value}` : `Next card must be higher than ${value}`;
+  if (view.lower) return t("Reverse: the next card must be lower than {value}", { value });
+  if (value === "Ω") return t("Nothing can follow Ω: the next player can only pass");
+  return t("Next card must be higher than {value}", { value });
 }
 
 function board(ctx) {
   const { view } = ctx;
   const opponent = 1 - (ctx.you ?? 0);
   const other = view.seats[opponent];
+  return h("div.cvp-board", {},
+    h("div.opponent-hand", { "aria-label": t("{who}'s hand: {n} cards", { who: ctx.name(opponent), n: other.hand_size }) },
+      deck(other.draw_size, t("{who}'s draw pile", { who: ctx.name(opponent) }), other.colour),
+      h("div.fan", {}, Array.from({ length: other.hand_size }, (_, i) => cardBack(other.colour, { small: true, key: `ob-${i}` }))),
+      h("span.row-label", {}, t("{who}: {hand} in hand, {draw} to draw", { who: ctx.name(opponent), hand: other.hand_size, draw: other.draw_size }))),
+    pileArea(ctx, view));
+}
+
+// The round pile (its last eight cards, the count of the others) and what it asks for.
+function pileArea(ctx, view) {
   const pile = view.pile;
   const shown = pile.slice(-8);
   const pending = view.pending;
-  return h("div.cvp-board", {},
-    h("div.opponent-hand", { "aria-label": `${ctx.name(opponent)}'s hand: ${other.hand_size} cards` },
-      deck(other.draw_size, `${possessive(ctx.name(opponent))} draw pile`),
-      h("div.fan", {}, Array.from({ length: other.hand_size }, (_, i) => cardBack(BACK, { small: true, key: `ob-${i}` }))),
-      h("span.row-label", {}, `${ctx.name(opponent)}: ${other.hand_size} in hand, ${other.draw_size} to draw`)),
-    h("div.pile-area", {},
-      h("div.pile", { class: ctx.changed.has("pile") ? "changed" : "", "aria-label": `Round pile, ${pile.length} cards` },
-        pile.length > shown.length ? h("span.more", {}, `+${pile.length - shown.length}`) : null,
-        shown.map((name, i) => card(look, name, { key: `p${pile.length - shown.length + i}`,
-          small: i < shown.length - 1, changed: i === shown.length - 1 && ctx.changed.has("pile") })),
-        pile.length ? null : h("div.card.placeholder", {}, "pile")),
-      h("div.pile-notes", {},
-        h("div.rule", { class: view.lower ? "lower" : "" }, rule(view)),
-        pending ? h("div.pending", {}, `${possessive(ctx.name(pending.seat))} ${cvpLabel(pending.card)}: ${effectName(pending.effect)}`) : h("div.pending.none", {}, "\u00a0"),
-        h("div.discard", {}, `Round ${view.round} · ${view.discard_size} discarded`))));
+  return h("div.pile-area", {},
+    h("div.pile", { class: ctx.changed.has("pile") ? "changed" : "", "aria-label": t("Round pile, {n} cards", { n: pile.length }) },
+      pile.length > shown.length ? h("span.more", {}, `+${pile.length - shown.length}`) : null,
+      shown.map((name, i) => card(look, name, { key: `p${pile.length - shown.length + i}`,
+        small: i < shown.length - 1, changed: i === shown.length - 1 && ctx.changed.has("pile") })),
+      pile.length ? null : h("div.card.placeholder", {}, t("pile"))),
+    h("div.pile-notes", {},
+      h("div.rule", { class: view.lower ? "lower" : "" }, rule(view)),
+      pending ? h("div.pending", {}, pendingText(ctx, pending)) : h("div.pending.none", {}, "\u00a0"),
+      h("div.discard", {}, t("Round {round} · {n} discarded", { round: view.round, n: view.discard_size }))));
+}
+
+// -- a replay: the complete position, every card face up -----------------------------
+
+function replayBoard(ctx, position) {
+  return h("div.cvp-board", {}, pileArea(ctx, { ...position, pending: null, discard_size: position.discard.length }));
+}
+
+function replaySeat(ctx, position, seat) {
+  const { hand, draw_pile: drawPile } = position.seats[seat];
+  const colour = ctx.view.seats[seat].colour;
+  const row = (cards, label, key) => h("div.zone", { class: key, "aria-label": `${t(label)}: ${cards.length}` },
+    h("span.row-label", {}, `${t(label)}: ${cards.length}`),
+    h("div.cards", {}, cards.map((name, i) => card(look, name, { small: true, key: `${key}-${seat}-${i}` }))));
+  return [h("div.kind", {}, icon(colour), " ", t("plays {colour}", { colour: t(COLOUR[colour]) })),
+    row(hand, "Hand", "in-hand"), row(drawPile, "Draw pile, top first", "in-draw")];
+}
+
+// The effect waiting or resolving, said from the viewer's side.
+function pendingText(ctx, pending) {
+  const [, card, theirs, mine] = EFFECTS[pending.effect];
+  const words = t(ctx.you === null ? card : pending.seat === ctx.you ? mine : theirs);
+  const whose = owned(ctx, pending.seat, pending.card);
+  return `${whose.charAt(0).toUpperCase()}${whose.slice(1)}: ${words}`;
 }
 
 // -- the player's cards ------------------------------------------------------------
 
 function hand(ctx) {
   const { view } = ctx;
-  if (!view.hand) return h("p.spectator", {}, "You are watching this game.");
+  if (!view.hand) return h("p.spectator", {}, t("You are watching this game."));
   const byCard = new Map(ctx.legal.filter((m) => HAND_MOVES.has(m.type)).map((m) => [m.card, m]));
-  return h("div.tray.cvp-hand", { "aria-label": "Your hand" },
+  return h("div.tray.cvp-hand", { "aria-label": t("Your hand") },
     h("div.cards", {}, view.hand.map((name, i) => {
       const move = byCard.get(name);
       return card(look, name, { key: `h-${i}-${name}`, onclick: move ? () => ctx.send(move) : null,
         hint: move && isHint(ctx, move), title: move ? `${cvpLabel(name)}: ${verb(move)}` : undefined });
-    }), view.hand.length ? null : h("div.card.placeholder", {}, "empty")),
-    h("div.tray-actions", {}, deck(view.seats[ctx.you].draw_size, "Your draw pile"),
-      h("span.row-label", {}, `You play ${COLOUR[view.seats[ctx.you].colour]}: ${view.seats[ctx.you].draw_size} to draw`)));
+    }), view.hand.length ? null : h("div.card.placeholder", {}, t("empty"))),
+    h("div.tray-actions", {}, deck(view.seats[ctx.you].draw_size, t("Your draw pile"), view.seats[ctx.you].colour),
+      h("span.row-label", {}, t("You play {colour}: {n} to draw", { colour: t(COLOUR[view.seats[ctx.you].colour]), n: view.seats[ctx.you].draw_size }))));
 }
 
 function verb(move) {
-  return { play: "play it", discard: "discard it face down", give: "give it" }[move.type] || move.type;
+  return t({ play: "play it", discard: "discard it face down", give: "give it" }[move.type] || move.type);
 }
 
 // -- the prompt: words and the choices that are not a card of the hand ---------------
 
 function prompt(ctx) {
   const { view } = ctx;
-  if (view.phase === "over") return "The game is over.";
+  if (view.phase === "over") return t("The game is over.");
   const mover = view.to_move[0];
-  if (!ctx.legal.length) return `${ctx.name(mover)} ${waitingText(view)}…`;
+  if (!ctx.legal.length) return t(waitingText(view), { who: ctx.name(mover) });
   const pending = view.pending;
   const opponent = ctx.name(1 - ctx.you);
+  const top = view.pile[view.pile.length - 1];
   switch (view.phase) {
-    case "turn": return view.pile.length
-      ? `Your turn: play a card ${view.lower ? "lower" : "higher"} than the top card, or pass (${ctx.name(view.last_player)} then wins the round).`
-      : "You open the round: play any card.";
-    case "response": return `${opponent} played ${cvpLabel(pending.card)}: ${EFFECTS[pending.effect][1]}. Resist with a 1 to cancel it, or let it happen.`;
-    case "pincer": return "Pincer: here is their hand. Pick the card to send back to its draw pile.";
-    case "heal": return "Heal: discard a card of your hand face down, then you refill to 5.";
-    case "search": return "Search: here is your draw pile. Take one card into your hand.";
-    case "capture": return "Capture: take the card beneath into your hand?";
-    case "mimic": return "Mimic: here is their hand. Copy one of its effects?";
-    case "discard": return "Draw and discard: discard a card of your hand face down.";
-    case "offer": return `Offer: pick a card of your hand to give to ${opponent}.`;
-    default: return "Your move.";
+    case "turn": return !view.pile.length ? t("You open the round: play any card.")
+      : !view.lower && cvpFace(top).value === "Ω" ? t("Nothing can follow Ω: pass, and {who} wins the round.", { who: ctx.name(view.last_player) })
+      : t(view.lower ? "Your turn: play a card lower than the top card, or pass ({who} then wins the round)."
+        : "Your turn: play a card higher than the top card, or pass ({who} then wins the round).", { who: ctx.name(view.last_player) });
+    case "response": return t("{who} played {card}: {effect}. Resist with a 1 to cancel it, or let it happen.",
+      { who: opponent, card: cvpLabel(pending.card), effect: t(EFFECTS[pending.effect][2]) });
+    case "pincer": return t("Pincer: here is their hand. Pick the card to send back to its draw pile.");
+    case "heal": return t("Heal: discard a card of your hand face down, then you refill to 5.");
+    case "search": return t("Search: here is your draw pile. Take one card into your hand.");
+    case "capture": return t("Capture: take the card beneath into your hand?");
+    case "mimic": return t("Mimic: here is their hand. Copy one of its effects?");
+    case "discard": return t("Draw and discard: discard a card of your hand face down.");
+    case "offer": return t("Offer: pick a card of your hand to give to {who}.", { who: opponent });
+    default: return t("Your move.");
   }
 }
 
 function waitingText(view) {
   return {
-    turn: view.pile.length ? "is thinking" : "opens the round", response: "decides whether to Resist",
-    pincer: "picks a card from your hand", heal: "discards a card", search: "searches their draw pile",
-    capture: "decides whether to capture", mimic: "looks at your hand (Mimic)", discard: "discards a card",
-    offer: "chooses a card to give you",
-  }[view.phase] || "is playing";
+    turn: view.pile.length ? "{who} is thinking…" : "{who} opens the round…", response: "{who} decides whether to Resist…",
+    pincer: "{who} picks a card from your hand…", heal: "{who} discards a card…", search: "{who} searches their draw pile…",
+    capture: "{who} decides whether to capture…", mimic: "{who} looks at your hand (Mimic)…", discard: "{who} discards a card…",
+    offer: "{who} chooses a card to give you…",
+  }[view.phase] || "{who} is playing…";
 }
 
 // Choices shown beside the prompt: revealed cards, the draw pile, and the word moves.
@@ -183,8 +242,8 @@ function choices(ctx) {
         return card(look, name, { small: true, key: `${type}-${i}-${name}`, onclick: move ? () => ctx.send(move) : null, hint: move && isHint(ctx, move) });
       }))));
   };
-  if (view.revealed) zone(view.revealed, "pincer", "Their hand");
-  if (view.draw_pile) zone(view.draw_pile, "search", "Your draw pile");
+  if (view.revealed) zone(view.revealed, "pincer", t("Their hand"));
+  if (view.draw_pile) zone(view.draw_pile, "search", t("Your draw pile"));
   const words = ctx.legal.filter((m) => !HAND_MOVES.has(m.type) && m.type !== "pincer" && m.type !== "search");
   if (view.phase === "response") {
     for (const m of ctx.legal.filter((m) => m.type === "play")) words.unshift(m);
@@ -198,27 +257,106 @@ function choices(ctx) {
 function buttonText(ctx, move) {
   const { view } = ctx;
   switch (move.type) {
-    case "pass": return `Pass: ${ctx.name(view.last_player)} wins the round`;
-    case "decline": return { response: "Let it happen", capture: "Leave it", mimic: "Copy nothing" }[view.phase] || "Decline";
-    case "capture": return `Take ${cvpLabel(view.pile[view.pile.length - 2])}`;
-    case "copy": return `Copy ${effectName(move.effect)}`;
-    case "play": return `Resist with ${cvpLabel(move.card)}`;
-    default: return describeMove(move);
+    case "pass": return t("Pass: {who} wins the round", { who: ctx.name(view.last_player) });
+    case "decline": return t({ response: "Let it happen", capture: "Leave it", mimic: "Copy nothing" }[view.phase] || "Decline");
+    case "capture": return t("Take {card}", { card: cvpLabel(view.pile[view.pile.length - 2]) });
+    case "copy": return t("Copy {effect}", { effect: effectName(move.effect) });
+    case "play": return t("Resist with {card}", { card: cvpLabel(move.card) });
+    default: return move.type;
   }
 }
 
-function describeMove(move) {
-  switch (move.type) {
-    case "play": return `played ${cvpLabel(move.card)}`;
-    case "pass": return "passed";
-    case "decline": return "declined";
-    case "capture": return "took the card beneath";
-    case "pincer": return move.card ? `sent ${cvpLabel(move.card)} back (Pincer)` : "sent a card back (Pincer)";
-    case "discard": return move.card ? `discarded ${cvpLabel(move.card)}` : "discarded a card face down";
-    case "search": return move.card ? `took ${cvpLabel(move.card)} from the draw pile` : "took a card from the draw pile";
-    case "give": return move.card ? `gave ${cvpLabel(move.card)}` : "gave a card";
-    case "copy": return `copied ${effectName(move.effect)}`;
-    default: return move.type;
+// The log's sentences: each move as it mattered then. It follows the effect in play (so
+// that a decline says what it declined and a 1 says whether it resisted), who put the top
+// card (the round's winner at a pass) and the round.
+function narrator(ctx) {
+  let pending = null;      // { seat, card, effect } of the effect in play
+  let windowOpen = false;  // the move just before opened a response window
+  let top = null;          // who put the top card on the pile
+  let round = 1;
+  return (entry) => {
+    const { move, seat } = entry;
+    const opened = windowOpen;
+    windowOpen = false;
+    const text = tell(move, seat, opened);
+    const over = ctx.body.status === "over" && ctx.body.result?.reason === "finished" && entry.version === ctx.body.version;
+    if (!over) return text;
+    return seat === ctx.you ? t("{what}: you win the game", { what: text }) : t("{what}: {who} wins the game", { what: text, who: ctx.name(seat) });
+  };
+
+  function tell(move, seat, opened) {
+    switch (move.type) {
+      case "play": {
+        const effect = cvpFace(move.card).effect;
+        if (opened && effect === "resist" && pending && seat !== pending.seat) {
+          const cancelled = owned(ctx, pending.seat, pending.card);
+          pending = null;
+          top = seat;
+          return say(ctx, seat, "{who} resisted with {card}: the effect of {owned} is cancelled", { card: cvpLabel(move.card, { plain: true }), owned: cancelled });
+        }
+        top = seat;
+        pending = CANCELLABLE.has(effect) ? { seat, card: move.card, effect } : null;
+        windowOpen = !!pending;
+        if (effect === "blind") return say(ctx, seat, "{who} played {card} and drew a card", { card: cvpLabel(move.card) });
+        return say(ctx, seat, "{who} played {card}", { card: cvpLabel(move.card, { plain: true }) });
+      }
+      case "pass": {
+        const winner = top;
+        const text = winner === null ? say(ctx, seat, "{who} passed")
+          : winner === ctx.you ? say(ctx, seat, "{who} passed: you win round {n}", { n: round })
+          : say(ctx, seat, "{who} passed: {winner} wins round {n}", { n: round, winner: ctx.name(winner) });
+        round += 1;
+        top = null;
+        pending = null;
+        return text;
+      }
+      case "decline": {
+        const was = pending;
+        if (opened && was && seat !== was.seat) {
+          if (was.effect === "reverse") pending = null;  // nothing left to choose
+          return say(ctx, seat, "{who} did not Resist {owned}", { owned: owned(ctx, was.seat, was.card) });
+        }
+        pending = null;
+        if (was?.effect === "capture") return say(ctx, seat, "{who} left the card beneath (Capture)");
+        if (was?.effect === "mimic") return say(ctx, seat, "{who} copied nothing (Mimic)");
+        return say(ctx, seat, "{who} declined");
+      }
+      case "capture":
+        pending = null;
+        return say(ctx, seat, ["You took the card beneath into your hand (Capture)", "{who} took the card beneath into their hand (Capture)"]);
+      case "copy":
+        pending = move.effect === "reverse" || move.effect === "blind" ? null : { seat, card: pending?.card, effect: move.effect };
+        return say(ctx, seat, move.effect === "blind" ? "{who} copied {effect} (Mimic) and drew a card" : "{who} copied {effect} (Mimic)",
+          { effect: effectName(move.effect) });
+      case "pincer": {
+        pending = null;
+        const victim = 1 - seat;
+        if (!move.card) {
+          return victim === ctx.you ? say(ctx, seat, "{who} sent one of your cards back to its draw pile (Pincer)")
+            : say(ctx, seat, "{who} sent one of {victim}'s cards back to its draw pile (Pincer)", { victim: ctx.name(victim) });
+        }
+        return say(ctx, seat, cvpFace(move.card).colour === "crab" ? "{who} sent {owned} back to the Crab draw pile (Pincer)"
+          : "{who} sent {owned} back to the Octopus draw pile (Pincer)", { owned: owned(ctx, victim, move.card, { bare: true }) });
+      }
+      case "discard": {
+        const heal = pending?.effect === "heal";
+        pending = null;
+        const what = move.card ? cvpLabel(move.card, { bare: true }) : t("a card");
+        return say(ctx, seat, heal ? "{who} discarded {what} face down and refilled to 5 (Heal)" : "{who} discarded {what} face down (Draw & discard)", { what });
+      }
+      case "search":
+        pending = null;
+        return say(ctx, seat, ["You took {what} from your draw pile (Search)", "{who} took {what} from their draw pile (Search)"],
+          { what: move.card ? cvpLabel(move.card, { bare: true }) : t("a card") });
+      case "give": {
+        pending = null;
+        const to = 1 - seat;
+        const card = move.card && cvpLabel(move.card, { bare: true });
+        if (to === ctx.you) return say(ctx, seat, move.card ? "{who} gave you {card} (Offer)" : "{who} gave you a card (Offer)", { card });
+        return say(ctx, seat, move.card ? "{who} gave {card} to {to} (Offer)" : "{who} gave {to} a card (Offer)", { card, to: ctx.name(to) });
+      }
+      default: return move.type;
+    }
   }
 }
 
@@ -237,15 +375,15 @@ function changes(before, after) {
 }
 
 function resultColumns(result, seat) {
-  return [["Cards left", result.cards_left[seat]]];
+  return [[t("Cards left"), result.cards_left[seat]]];
 }
 
 // The deck of a new game: the option the API takes as "mode".
 function deckForm(chosen, choose) {
-  return h("fieldset.options", {}, h("legend", {}, "Deck"),
+  return h("fieldset.options", {}, h("legend", {}, t("Deck")),
     h("div.segmented", {}, [["symmetrical", "Classic: 24 cards each"], ["asymmetrical", "With species cards: 27 each"]].map(([mode, text]) =>
       h("label", { class: chosen.mode === mode ? "chosen" : "" },
-        h("input", { type: "radio", name: "mode", value: mode, checked: chosen.mode === mode, onchange: () => choose({ mode }) }), text))));
+        h("input", { type: "radio", name: "mode", value: mode, checked: chosen.mode === mode, onchange: () => choose({ mode }) }), t(text)))));
 }
 
 register({
@@ -255,7 +393,7 @@ register({
   icon: "octopus",
   players: [2, 2],
   options: { defaults: { mode: "symmetrical" }, form: deckForm },
-  back: BACK,
+  back: (view, seat) => view.seats[seat].colour,
   rounds: null,
-  seatInfo, board, hand, prompt, choices, describeMove, applyHint, changes, resultColumns,
+  seatInfo, board, hand, prompt, choices, narrator, applyHint, changes, resultColumns, replayBoard, replaySeat,
 });

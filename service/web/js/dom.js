@@ -27,11 +27,19 @@ function append(node, children) {
 }
 
 // Replaces a container's content, keeping keyboard focus on the element with the same
-// data-key (a redraw must not throw a keyboard player back to the top of the page).
+// data-key (a redraw must not throw a keyboard player back to the top of the page); when
+// that element is gone (the card just played), on the view's data-focus-home, where the
+// player reads what comes next.
 export function patch(container, nodes) {
-  const focused = document.activeElement?.dataset?.key;
+  const active = document.activeElement;
+  const inside = !!active && active !== document.body && container.contains(active);
+  const focused = active?.dataset?.key;
   container.replaceChildren(...[nodes].flat().filter(Boolean));
-  if (focused) container.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
+  if (!inside) return;
+  const again = focused && container.querySelector(`[data-key="${CSS.escape(focused)}"]`);
+  again?.focus({ preventScroll: true });
+  // The same key may now be a card that cannot be chosen (no longer focusable).
+  if (document.activeElement !== again) container.querySelector("[data-focus-home]")?.focus({ preventScroll: true });
 }
 
 // A stable text key for a move, to compare a listed move with a suggestion.

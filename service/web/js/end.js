@@ -1,34 +1,39 @@
 // The end of a game: the ranking with the scores, what to do next, and the whole history.
 
 import { h } from "./dom.js";
-import { logPanel } from "./log.js";
+import { plural, t } from "./i18n.js";
+import { logPanel, names } from "./log.js";
 
 export function endScreen(ctx) {
   const { body, game } = ctx;
   const result = body.result;
   const mine = result.ranking.find((r) => r.seat === ctx.you);
-  const headline = ctx.you === null ? "Game over"
-    : mine.rank === 1 ? (result.winners.length > 1 ? "A shared victory!" : "You win!")
-    : `You finished ${ordinal(mine.rank)}`;
+  const headline = ctx.you === null ? t("Game over")
+    : mine.rank === 1 ? t(result.winners.length > 1 ? "A shared victory!" : "You win!")
+    : t("You finished {rank}", { rank: ordinal(mine.rank) });
+  const out = result.forfeited.includes(ctx.you) && result.forfeited.length === 1;
   const forfeit = result.reason === "forfeit"
-    ? h("p.note", {}, `${result.forfeited.map(ctx.name).join(" and ")} ran out of time: the game ended by forfeit.`) : null;
+    ? h("p.note", {}, out ? t("You ran out of time: the game ended by forfeit.")
+      : plural(result.forfeited.length, "{who} ran out of time: the game ended by forfeit.", "{who} ran out of time: the game ended by forfeit.|many",
+        { who: names(ctx, result.forfeited) })) : null;
   const columns = game.resultColumns(result, 0).map(([label]) => label);
-  return h("section.end", { "aria-label": "Result" }, h("div.result", {},
+  return h("section.end", { "aria-label": t("Result") }, h("div.result", {},
     h("h2.headline", {}, headline),
     forfeit,
     h("table.ranking", {},
-      h("thead", {}, h("tr", {}, h("th", {}, "Rank"), h("th", {}, "Player"), columns.map((c) => h("th", {}, c)))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("Rank")), h("th", {}, t("Player")), columns.map((c) => h("th", {}, c)))),
       h("tbody", {}, result.ranking.map((row) => h("tr", { class: [row.rank === 1 && "winner", row.seat === ctx.you && "me"].filter(Boolean).join(" ") },
-        h("td", {}, row.rank === 1 ? "★ 1" : row.rank), h("td", {}, ctx.name(row.seat)),
+        h("td", {}, row.rank === 1 ? "★ 1" : row.rank), h("td", {}, h("bdi", {}, ctx.plain(row.seat))),
         game.resultColumns(result, row.seat).map(([, value]) => h("td", {}, value)))))),
     h("div.end-actions", {},
-      h("a.button.primary", { href: "#/", "data-key": "new-game" }, "New game"),
+      h("a.button.primary", { href: "#/", "data-key": "new-game" }, t("New game")),
+      h("a.button.ghost", { href: `#/replay/${encodeURIComponent(ctx.id)}`, "data-key": "replay" }, t("Replay")),
       ctx.you !== null
-        ? h("button.ghost", { type: "button", "data-key": "rematch", onclick: ctx.rematch }, body.rematch ? "Go to the rematch" : "Rematch")
+        ? h("button.ghost", { type: "button", "data-key": "rematch", onclick: ctx.rematch }, t(body.rematch ? "Go to the rematch" : "Rematch"))
         : null)),
     logPanel(ctx, 0));
 }
 
 function ordinal(n) {
-  return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n] || "th"}`;
+  return t(n === 1 ? "{n}st" : n === 2 ? "{n}nd" : n === 3 ? "{n}rd" : "{n}th", { n });
 }

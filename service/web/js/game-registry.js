@@ -4,12 +4,16 @@
 
 // What a game gives. Its start tile: title, description, icon (a picture of cards.js),
 // players ([fewest, most]), options ({ defaults, form(chosen, choose) }: its creation
-// options and the fieldset that chooses them, or null). Its cards: back (the picture on
-// a face-down card). Its table, each a function of the table's context (table-view.js):
-// seatInfo, board, hand, prompt, choices (optional), describeMove, applyHint, changes,
-// resultColumns, and rounds (a number, or null when the game has no fixed rounds).
+// options and the fieldset that chooses them, or null). Its cards: back ((view, seat) =>
+// the picture on the back of that seat's face-down cards). Its table, each a function of the table's context (table-view.js):
+// seatInfo, board, hand, prompt, choices (optional), narrator (ctx => entry => what the
+// entry's seat did, in words, told in the log's order), applyHint, changes,
+// resultColumns, and rounds (a number, or null when the game has no fixed rounds). Its
+// replay: replayBoard(ctx, position) and replaySeat(ctx, position, seat), the table and a
+// seat's cards at a complete position (GET .../replay), every card face up.
 const FIELDS = ["name", "title", "description", "icon", "players", "options", "back", "seatInfo",
-                "board", "hand", "prompt", "describeMove", "applyHint", "changes", "resultColumns", "rounds"];
+                "board", "hand", "prompt", "narrator", "applyHint", "changes", "resultColumns", "rounds",
+                "replayBoard", "replaySeat"];
 
 const registered = [];
 

@@ -1,25 +1,57 @@
 // The move log as sentences: what each entry says happened, newest first on the table,
-// the whole game at its end.
+// the whole game at its end. Each game's narrator reads the log in order, so that a
+// sentence can say what a move meant then (which round a pass ended and who won it, what
+// a decline declined).
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { isolate } from "./table-view.js";
 
-export function describeEntry(ctx, entry) {
-  const who = ctx.name(entry.seat);
+// A sentence whose subject is a seat: the viewer's own form ("You played ...", in French
+// another conjugation) or the seat's name for {who}.
+// A pair [for "You", for the others] where the English differs by more than its subject.
+export function say(ctx, seat, text, params = {}) {
+  const [mine, theirs] = Array.isArray(text) ? text : [text.replace("{who}", "You"), text];
+  if (seat === ctx.you) return t(mine, params);
+  return t(theirs, { ...params, who: ctx.name(seat) });
+}
+
+// Every entry with its sentence, oldest first.
+export function narrate(ctx, entries) {
+  const tell = ctx.game.narrator(ctx);
+  return entries.map((entry) => ({ entry, text: sentence(ctx, entry, tell) }));
+}
+
+function sentence(ctx, entry, tell) {
   switch (entry.kind) {
-    case "join": return `${entry.name || who} sat down`;
-    case "leave": return `${entry.name || who} left`;
-    case "timeout": return `${who} ran out of time: ${ctx.game.describeMove(entry.move)}`;
-    case "forfeit": return `${entry.forfeited.map(ctx.name).join(" and ")} ran out of time: forfeit`;
-    case "rematch": return "A rematch was set up";
-    default: return `${who} ${ctx.game.describeMove(entry.move)}`;
+    case "join": return t("{who} sat down", { who: was(ctx, entry) });
+    case "leave": return t("{who} left", { who: was(ctx, entry) });
+    case "timeout": return t("{what} (out of time: the AI played)", { what: tell(entry) });
+    case "forfeit": return t("{who} ran out of time: forfeit", { who: names(ctx, entry.forfeited) });
+    case "rematch": return t("A rematch was set up");
+    default: return tell(entry);
   }
 }
 
+// Several seats in words: "Ana and Bo".
+export function names(ctx, seats) {
+  return seats.map(ctx.name).join(` ${t("and")} `);
+}
+
+// Who joined or left: the seat's name as the page gives it (told apart from "You"), or
+// the name logged if the seat has changed hands since.
+function was(ctx, entry) {
+  const now = ctx.body.seats?.[entry.seat]?.name;
+  return entry.name && entry.name !== now ? isolate(entry.name) : ctx.name(entry.seat);
+}
+
 export function logPanel(ctx, last) {
-  const entries = last ? ctx.history.slice(-last).reverse() : ctx.history;
-  return h("aside.log", { "aria-label": "What happened" },
-    h("h2", {}, last ? "Latest moves" : "The whole game"),
-    h("ul", {}, entries.map((entry, i) => h("li", { class: last && i === 0 && ctx.changed.size ? "fresh" : "" },
-      h("span.v", {}, `#${entry.version}`), " ", describeEntry(ctx, entry)))),
-    entries.length ? null : h("p.note", {}, "No move yet."));
+  const told = narrate(ctx, ctx.history);
+  const entries = last ? told.slice(-last).reverse() : told;
+  // The whole game's log scrolls in its box: it takes the focus, so the keyboard scrolls it.
+  return h("aside.log", { "aria-label": t("What happened"), tabindex: last ? null : 0 },
+    h("h2", {}, t(last ? "Latest moves" : "The whole game")),
+    h("ul", {}, entries.map(({ entry, text }, i) => h("li", { class: last && i === 0 && ctx.changed.size ? "fresh" : "" },
+      h("span.v", {}, `#${entry.version}`), " ", text))),
+    entries.length ? null : h("p.note", {}, t("No move yet.")));
 }

@@ -2,9 +2,12 @@
 // take a seat in a game that is waiting for players.
 
 import { api } from "./api.js";
+import { alarm } from "./announce.js";
 import { h, patch } from "./dom.js";
 import { icon } from "./cards.js";
 import { gameOf, games } from "./games.js";
+import { language, plural, t } from "./i18n.js";
+import { languageSwitch } from "./language.js";
 import { playerName, recentGames, remember, setPlayerName } from "./saved.js";
 
 // The service's strength levels (core.ai.LEVELS, measured against each other in docs/ai.md).
@@ -15,7 +18,7 @@ const CLOCKS = [["No clock", null], ["30 s a turn", 30], ["2 min a turn", 120], 
 export function openStart(root) {
   // Each game's creation options are kept apart, so that switching games loses none.
   const form = { game: games()[0].name, players: 3, options: Object.fromEntries(games().map((g) => [g.name, { ...g.options?.defaults }])),
-                 seats: [], clock: null, onTimeout: "ai", listed: true, name: playerName() };
+                 seats: [], clock: null, onTimeout: "ai", listed: false, name: playerName() };
   let error = "";
   let busy = false;
   let waiting = null;
@@ -62,17 +65,19 @@ export function openStart(root) {
   }
 
   function render() {
+    alarm(error);
     patch(root, h("div.start", {},
-      h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table"), h("p", {}, "Two card games from the seaside. Play against the AI or with friends.")),
-      h("form.setup", { onsubmit: create, "aria-label": "New game" },
-        h("fieldset.games", {}, h("legend", {}, "Game"), games().map(gameTile)),
+      h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table"), h("p", {}, t("Two card games from the seaside. Play against the AI or with friends.")),
+        languageSwitch()),
+      h("form.setup", { onsubmit: create, "aria-label": t("New game") },
+        h("fieldset.games", {}, h("legend", {}, t("Game")), games().map(gameTile)),
         playersFieldset(),
         optionsFieldset(),
         seatsFieldset(),
         clockFieldset(),
         h("div.actions", {},
-          h("button.primary.big", { type: "submit", disabled: busy, "data-key": "create" }, busy ? "Dealing…" : "Create game"),
-          h("p.error", { role: "alert" }, error))),
+          h("button.primary.big", { type: "submit", disabled: busy, "data-key": "create" }, t(busy ? "Dealing…" : "Create game")),
+          h("p.error", {}, error))),
       lobby(),
       recent()));
   }
@@ -81,7 +86,7 @@ export function openStart(root) {
     const value = game.name;
     return h("label.tile", { class: form.game === value ? "chosen" : "" },
       h("input", { type: "radio", name: "game", value, checked: form.game === value, onchange: () => set({ game: value }) }),
-      icon(game.icon), h("b", {}, game.title), h("span", {}, game.description));
+      icon(game.icon), h("b", {}, game.title), h("span", {}, t(game.description)));
   }
 
   // A choice of player counts, for a game that takes more than one.
@@ -89,7 +94,7 @@ export function openStart(root) {
     const [fewest, most] = chosen().players;
     if (fewest === most) return null;
     const counts = Array.from({ length: most - fewest + 1 }, (_, i) => fewest + i);
-    return h("fieldset.options", {}, h("legend", {}, "Players"),
+    return h("fieldset.options", {}, h("legend", {}, t("Players")),
       h("div.segmented", {}, counts.map((n) => h("label", { class: form.players === n ? "chosen" : "" },
         h("input", { type: "radio", name: "players", value: n, checked: form.players === n, onchange: () => set({ players: n }) }), `${n}`))));
   }
@@ -103,50 +108,51 @@ export function openStart(root) {
   }
 
   function seatsFieldset() {
-    return h("fieldset.seat-list", {}, h("legend", {}, "Seats"),
+    return h("fieldset.seat-list", {}, h("legend", {}, t("Seats")),
       form.seats.map((seat, i) => h("div.seat-row", {},
-        h("span.seat-label", {}, `Seat ${i + 1}`),
+        h("span.seat-label", {}, t("Seat {n}", { n: i + 1 })),
         i === 0
-          ? h("input", { type: "text", placeholder: "Your name", value: form.name, maxLength: 24, "aria-label": "Your name", "data-key": "name",
+          ? h("input", { type: "text", placeholder: t("Your name"), value: form.name, maxLength: 24, "aria-label": t("Your name"), "data-key": "name",
               oninput: (e) => { form.name = e.target.value; setPlayerName(form.name); } })
-          : [h("select", { "aria-label": `Seat ${i + 1} is`, "data-key": `type-${i}`, onchange: (e) => { form.seats[i] = { ...seat, type: e.target.value }; render(); } },
-              h("option", { value: "ai", selected: seat.type === "ai" }, "AI"),
-              h("option", { value: "friend", selected: seat.type === "friend" }, "A friend (gets a link)")),
+          : [h("select", { "aria-label": t("Seat {n} is", { n: i + 1 }), "data-key": `type-${i}`, onchange: (e) => { form.seats[i] = { ...seat, type: e.target.value }; render(); } },
+              h("option", { value: "ai", selected: seat.type === "ai" }, t("AI")),
+              h("option", { value: "friend", selected: seat.type === "friend" }, t("A friend (gets a link)"))),
             seat.type === "ai"
-              ? h("select", { "aria-label": `Seat ${i + 1} strength`, "data-key": `strength-${i}`, onchange: (e) => { form.seats[i] = { ...seat, strength: Number(e.target.value) }; render(); } },
-                  STRENGTHS.map(([label], index) => h("option", { value: index, selected: seat.strength === index }, label)))
-              : h("span.note", {}, "open seat")])),
+              ? h("select", { "aria-label": t("Seat {n} strength", { n: i + 1 }), "data-key": `strength-${i}`, onchange: (e) => { form.seats[i] = { ...seat, strength: Number(e.target.value) }; render(); } },
+                  STRENGTHS.map(([label], index) => h("option", { value: index, selected: seat.strength === index }, t(label))))
+              : h("span.note", {}, t("open seat"))])),
       form.seats.some((s) => s.type === "friend")
         ? h("label.check", {}, h("input", { type: "checkbox", checked: form.listed, "data-key": "listed", onchange: (e) => { form.listed = e.target.checked; } }),
-            " Also list it for anyone to join (else only those with a link)")
+            " ", t("Also list it for anyone to join (else only those with a link)"))
         : null);
   }
 
   function clockFieldset() {
-    return h("fieldset.options", {}, h("legend", {}, "Turn clock"),
-      h("select", { "aria-label": "Turn clock", "data-key": "clock", onchange: (e) => set({ clock: Number(e.target.value) || null }) },
-        CLOCKS.map(([label, seconds]) => h("option", { value: seconds ?? "", selected: form.clock === seconds }, label))),
-      form.clock ? h("select", { "aria-label": "When time runs out", "data-key": "on-timeout", onchange: (e) => set({ onTimeout: e.target.value }) },
-        h("option", { value: "ai", selected: form.onTimeout === "ai" }, "then the AI moves for the player"),
-        h("option", { value: "forfeit", selected: form.onTimeout === "forfeit" }, "then the player forfeits")) : null);
+    return h("fieldset.options", {}, h("legend", {}, t("Turn clock")),
+      h("select", { "aria-label": t("Turn clock"), "data-key": "clock", onchange: (e) => set({ clock: Number(e.target.value) || null }) },
+        CLOCKS.map(([label, seconds]) => h("option", { value: seconds ?? "", selected: form.clock === seconds }, t(label)))),
+      form.clock ? h("select", { "aria-label": t("When time runs out"), "data-key": "on-timeout", onchange: (e) => set({ onTimeout: e.target.value }) },
+        h("option", { value: "ai", selected: form.onTimeout === "ai" }, t("then the AI moves for the player")),
+        h("option", { value: "forfeit", selected: form.onTimeout === "forfeit" }, t("then the player forfeits"))) : null);
   }
 
   function lobby() {
     const games = waiting?.games || [];
-    return h("section.lobby", { "aria-label": "Games waiting for players" }, h("h2", {}, "Waiting for players"),
-      waiting === null ? h("p.note", {}, "Looking…") : games.length ? h("ul.game-list", {}, games.map((g) => {
+    return h("section.lobby", { "aria-label": t("Games waiting for players") }, h("h2", {}, t("Waiting for players")),
+      waiting === null ? h("p.note", {}, t("Looking…")) : games.length ? h("ul.game-list", {}, games.map((g) => {
         const open = g.seats.filter((s) => s.type === "open").length;
-        return h("li", {}, h("b", {}, gameOf(g.game)?.title || g.game), ` · ${g.players} players · ${open} open seat${open === 1 ? "" : "s"}`,
-          g.clock ? ` · ${g.clock.turn_seconds}s a turn` : "",
-          h("a.button.ghost", { href: `#/join/${g.id}`, "data-key": `join-${g.id}` }, "Join"));
-      })) : h("p.note", {}, "No game is waiting. Create one and invite friends!"));
+        return h("li", {}, h("b", {}, gameOf(g.game)?.title || g.game),
+          ` · ${t("{n} players", { n: g.players })} · ${plural(open, "{n} open seat", "{n} open seats")}`,
+          g.clock ? ` · ${t("{n} s a turn", { n: g.clock.turn_seconds })}` : "",
+          h("a.button.ghost", { href: `#/join/${g.id}`, "data-key": `join-${g.id}` }, t("Join")));
+      })) : h("p.note", {}, t("No game is waiting. Create one and invite friends!")));
   }
 
   function recent() {
     const games = recentGames().slice(0, 6);
     if (!games.length) return null;
-    return h("section.recent", { "aria-label": "Your games" }, h("h2", {}, "Your games"),
-      h("ul.game-list", {}, games.map((g) => h("li", {}, h("a", { href: `#/g/${g.id}` }, gameOf(g.game)?.title || "Game"), ` · ${new Date(g.at).toLocaleString()}`))));
+    return h("section.recent", { "aria-label": t("Your games") }, h("h2", {}, t("Your games")),
+      h("ul.game-list", {}, games.map((g) => h("li", {}, h("a", { href: `#/g/${g.id}` }, gameOf(g.game)?.title || t("Game")), ` · ${new Date(g.at).toLocaleString(language())}`))));
   }
 
   async function refreshLobby() {

@@ -1,61 +1,117 @@
-// Follows a game: its event stream, or polling if the stream is refused. Either way the
-// caller gets onGame(body, entry) once per new version (entry: the history entry that made
-// it, when known). The follower stops by itself once the game is over, or, for a seated
-// player (rematches), once it is over and a rematch was set up: a seat learns of it from
-// this game.
+// Follows a game: its event stream, read through fetch so that the seat token travels in
+// the Authorization header (never in a URL, which a browser prints in its console errors),
+// with polling when the stream will not work. The caller gets onGame(body, entry) once per
+// new version (entry: the history entry that made it, when known), onTrouble(message or
+// null) while the connection is in trouble, and onGone(problem) once, when the server no
+// longer knows the game or the seat: then nothing is read any more.
+//
+// Every failure ends in a known state: a stream cut by the network is followed by one read
+// of the game (the board catches up at once) and reconnects with a growing delay; a stream
+// that keeps failing while reads work (a proxy that buffers event streams) gives way to
+// polling; a 404 or 401 stops everything. The follower stops by itself once the game is
+// over, or, for a seated player (rematches), once it is over and a rematch was set up.
 
-import { api } from "./api.js";
+import { api, ApiError } from "./api.js";
+import { t } from "./i18n.js";
 
 const POLL_MS = 700;
-const POLL_OVER_MS = 5000; // a finished game changes once at most: when a rematch is set up
+const POLL_OVER_MS = 5000;   // a finished game changes once at most: when a rematch is set up
+const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
+const STALL_MS = 45000;      // the server sends a comment every 15 s: silence this long is a cut
+const STREAM_FAILURES = 3;   // streams cut in a row while reads work: poll instead
 
-export function follow({ id, token, rematches, onGame, onTrouble }) {
+export function follow({ id, token, rematches, onGame, onTrouble, onGone }) {
   const finished = (body) => body.status === "over" && (!rematches || !!body.rematch);
-  return streamEvents({ id, token, finished, onGame, onTrouble });
-}
-
-function streamEvents({ id, token, finished, onGame, onTrouble }) {
-  const source = new EventSource(api.eventsUrl(id, token));
-  let over = false;      // the game is over: the server ends each stream after its last event
-  let done = false;      // nothing more to wait for
-  let fallback = null;
-  source.addEventListener("game", (event) => {
-    const data = JSON.parse(event.data);
-    onTrouble(null);
-    onGame(data.game, data.entry);
-    over = data.game.status === "over";
-    done = finished(data.game);
-    if (done) source.close(); // else EventSource reconnects (and waits there for a rematch)
-  });
-  source.onerror = () => {
-    if (source.readyState !== EventSource.CLOSED) onTrouble(over ? null : "Connection lost, reconnecting…");
-    else if (!done) fallback = poll({ id, token, finished, onGame, onTrouble }); // the stream was refused
-  };
-  return { close: () => { source.close(); fallback?.close(); }, poke: () => fallback?.poke() };
-}
-
-function poll({ id, token, finished, onGame, onTrouble }) {
   let version = -1;
-  let lastStatus = null;
-  let timer = null;
+  let status = null;
   let stopped = false;
-  async function tick() {
+  let failures = 0;
+  let timer = null;
+  let abort = null;
+  let polling = false;
+
+  function take(body, entry) {
+    if (body.version === version && body.status === status && !entry) return;
+    version = Math.max(version, body.version);
+    status = body.status;
+    onGame(body, entry);
+  }
+
+  function gone(error) {
+    stopped = true;
+    abort?.abort();
     clearTimeout(timer);
+    onGone(error);
+  }
+
+  const isGone = (error) => error instanceof ApiError && (error.status === 404 || error.status === 401);
+
+  async function stream() {
     if (stopped) return;
+    abort = new AbortController();
+    let watchdog = setTimeout(() => abort.abort(), STALL_MS);
+    const alive = () => { clearTimeout(watchdog); watchdog = setTimeout(() => abort.abort(), STALL_MS); };
+    try {
+      for await (const event of api.events(id, token, version >= 0 ? version : null, abort.signal, alive)) {
+        if (event.type !== "game") continue;
+        const data = JSON.parse(event.data);
+        failures = 0;
+        onTrouble(null);
+        take(data.game, data.entry);
+        if (finished(data.game)) { stopped = true; return; }
+      }
+      // The server ends a stream after a finished game's last event: a seat waits for a
+      // rematch by reading the game now and then.
+      if (status === "over") { polling = true; return schedule(POLL_OVER_MS); }
+      return schedule(500);  // a stream ended early (a replica draining): another one
+    } catch (error) {
+      if (stopped) return;
+      if (isGone(error)) return gone(error);
+      failures += 1;
+      const read = await readOnce();
+      if (stopped) return;
+      if (read && failures >= STREAM_FAILURES) {  // reads work, streams do not: poll
+        polling = true;
+        onTrouble(null);
+        return schedule(POLL_MS);
+      }
+      onTrouble(status === "over" ? null : read ? t("Connection lost, reconnecting…") : t("The server cannot be reached, retrying…"));
+      schedule(RETRY_MS[Math.min(failures, RETRY_MS.length) - 1]);
+    } finally {
+      clearTimeout(watchdog);
+    }
+  }
+
+  // One read of the game, so that the board shows where it stands while the stream is down.
+  async function readOnce() {
     try {
       const body = await api.game(id, token);
-      onTrouble(null);
-      if (body.version !== version || body.status !== lastStatus) {
-        version = body.version;
-        lastStatus = body.status;
-        onGame(body, null);
-      }
-      if (finished(body)) return;
+      take(body, null);
+      if (finished(body)) stopped = true;
+      return true;
     } catch (error) {
-      onTrouble(error.message);
+      if (isGone(error)) gone(error);
+      return false;
     }
-    if (!stopped) timer = setTimeout(tick, lastStatus === "over" ? POLL_OVER_MS : POLL_MS);
   }
-  tick();
-  return { close: () => { stopped = true; clearTimeout(timer); }, poke: tick };
+
+  async function poll() {
+    const read = await readOnce();
+    if (stopped) return;
+    failures = read ? 0 : failures + 1;
+    onTrouble(read || status === "over" ? null : t("The server cannot be reached, retrying…"));
+    schedule(!read ? RETRY_MS[Math.min(failures, RETRY_MS.length) - 1] : status === "over" ? POLL_OVER_MS : POLL_MS);
+  }
+
+  function schedule(ms) {
+    clearTimeout(timer);
+    if (!stopped) timer = setTimeout(polling ? poll : stream, ms);
+  }
+
+  stream();
+  return {
+    close() { stopped = true; abort?.abort(); clearTimeout(timer); },
+    // After a move of this player: a poller reads at once (a stream brings it anyway).
+    poke() { if (polling && !stopped) { clearTimeout(timer); poll(); } },
+  };
 }

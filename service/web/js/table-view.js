@@ -2,15 +2,28 @@
 // end and the log. No I/O: what the player does goes back through ctx (table.js).
 
 import { h } from "./dom.js";
+import { languageSwitch } from "./language.js";
 import { endScreen } from "./end.js";
 import { invitePanel } from "./invite.js";
+import { t } from "./i18n.js";
 import { logPanel } from "./log.js";
 
+// A seat's name as the page shows it: "You" for the viewer; a player's own name, with its
+// seat number when it could be taken for another (a guest named "You", two players of one
+// name); else what the seat is.
 export function seatName(body, seat) {
+  if (seat === body.you) return t("You");
   const named = body.seats?.[seat]?.name;
-  if (seat === body.you) return "You";
-  if (named) return named;
-  return body.seats[seat].type === "ai" ? `Robot ${seat + 1}` : `Player ${seat + 1}`;
+  if (!named) return t(body.seats[seat].type === "ai" ? "Robot {n}" : "Player {n}", { n: seat + 1 });
+  const same = (other) => other?.trim().toLowerCase() === named.trim().toLowerCase();
+  const ambiguous = same("You") || same(t("You")) || body.seats.some((s, other) => other !== seat && same(s.name));
+  return ambiguous ? t("{name} (seat {n})", { name: named, n: seat + 1 }) : named;
+}
+
+// A name inside a sentence, isolated (FSI ... PDI, the text form of <bdi>): a name holding
+// right-to-left text or an unclosed override changes nothing of the words around it.
+export function isolate(text) {
+  return `\u2068${text}\u2069`;
 }
 
 export function tableView(state, ctx) {
@@ -18,31 +31,39 @@ export function tableView(state, ctx) {
   const over = body.status === "over";
   return h("div.table", { class: `${body.game} ${over ? "over" : ""}`, "data-version": body.version, "data-status": body.status },
     header(ctx),
-    h("section.seats", { "aria-label": "Players" }, body.view.seats.map((_, seat) => seatChip(ctx, seat))),
-    h("section.board", { "aria-label": "Table" }, game.board(ctx)),
+    ctx.gone ? h("p.gone", {}, ctx.trouble, " ", h("a", { href: "#/", "data-key": "gone-home" }, t("Back to the start"))) : null,
+    h("section.seats", { "aria-label": t("Players") }, body.view.seats.map((_, seat) => seatChip(ctx, seat))),
+    h("section.board", { "aria-label": t("Table") }, game.board(ctx)),
     // While seats are open the invitation takes the prompt's box, so that the table does
     // not move when the game starts.
-    h("section.prompt", { class: ctx.legal.length ? "your-turn" : "" },
+    h("section.prompt", { class: ctx.legal.length ? "your-turn" : "", tabindex: -1, "data-focus-home": true, "aria-label": t("What to do") },
       body.status === "waiting" ? invitePanel(ctx)
-        : [h("p.say", { role: "status" }, ctx.busy ? "Playing…" : game.prompt(ctx)),
+        : [h("p.say", {}, promptText(ctx)),
            game.choices ? game.choices(ctx) : null],
-      h("p.error", { role: "alert" }, ctx.error || ctx.trouble || "")),
-    over ? endScreen(ctx) : h("section.hand", { "aria-label": "Your cards" }, game.hand(ctx)),
+      h("p.error", {}, ctx.gone ? "" : ctx.error || ctx.trouble || "")),
+    over ? endScreen(ctx) : h("section.hand", { "aria-label": t("Your cards") }, game.hand(ctx)),
     over ? null : logPanel(ctx, 8));
+}
+
+// What the prompt says (table.js announces it when it changes).
+export function promptText(ctx) {
+  if (ctx.body.status === "waiting") return "";
+  return ctx.busy ? t("Playing…") : ctx.game.prompt(ctx);
 }
 
 function header(ctx) {
   const { body } = ctx;
-  const status = body.status === "over" ? "Game over" : body.status === "waiting" ? "Waiting for players"
-    : ctx.legal.length ? "Your turn" : "Waiting for others";
+  const status = t(ctx.gone ? "Game unavailable" : body.status === "over" ? "Game over"
+    : body.status === "waiting" ? "Waiting for players" : ctx.legal.length ? "Your turn" : "Waiting for others");
   return h("header.bar", {},
     h("a.brand", { href: "#/", "data-key": "home" }, h("span.logo", {}), "Crab Table"),
-    h("span.game-name", {}, ctx.game.title, ctx.body.view.mode ? ` · ${ctx.body.view.mode}` : "",
-      ctx.game.rounds ? ` · Round ${ctx.body.view.round} of ${ctx.game.rounds}` : ""),
+    h("span.game-name", {}, ctx.game.title, ctx.body.view.mode ? ` · ${t(ctx.body.view.mode)}` : "",
+      ctx.game.rounds ? ` · ${t("Round {round} of {rounds}", { round: ctx.body.view.round, rounds: ctx.game.rounds })}` : ""),
+    languageSwitch(),
     h("span.status", { class: ctx.legal.length ? "turn" : "" }, status),
-    ctx.you === null || body.status === "over" ? null : h("button.hint-button", { type: "button", "data-key": "hint",
-      disabled: !ctx.legal.length || ctx.thinking, onclick: ctx.hint, title: "Ask the AI for a move (key H)" },
-      ctx.thinking ? "Thinking…" : "Hint"));
+    ctx.you === null || body.status === "over" || !ctx.hints ? null : h("button.hint-button", { type: "button", "data-key": "hint",
+      disabled: !ctx.legal.length || ctx.thinking, onclick: ctx.hint, title: t("Ask the AI for a move (key H)") },
+      t(ctx.thinking ? "Thinking…" : "Hint")));
 }
 
 function seatChip(ctx, seat) {
@@ -51,10 +72,12 @@ function seatChip(ctx, seat) {
   const type = body.seats[seat].type;
   const deadline = body.seats?.[seat]?.deadline;
   return h("div.seat", { class: [toMove && "to-move", seat === ctx.you && "me", ctx.changed.has(`seat-${seat}`) && "changed",
-    body.result?.winners?.includes(seat) && "winner"].filter(Boolean).join(" "), "aria-label": ctx.name(seat) },
+    body.result?.winners?.includes(seat) && "winner"].filter(Boolean).join(" "), "aria-label": seatName(body, seat) },
     h("div.seat-head", {},
-      h("span.name", {}, seat === ctx.you && body.seats?.[seat]?.name ? `${body.seats[seat].name} (you)` : ctx.name(seat)),
-      type !== "human" ? h("span.badge", { class: type }, type === "ai" ? "AI" : "open") : null,
+      seat === ctx.you && body.seats?.[seat]?.name
+        ? h("span.name", {}, h("bdi", {}, body.seats[seat].name), ` ${t("(you)")}`)
+        : h("span.name", {}, h("bdi", {}, seatName(body, seat))),
+      type !== "human" ? h("span.badge", { class: type }, t(type === "ai" ? "AI" : "open")) : null,
       deadline && toMove ? h("span.clock", { "data-deadline": deadline }, clockText(deadline)) : null),
     ctx.game.seatInfo(ctx, seat));
 }

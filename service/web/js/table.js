@@ -7,7 +7,9 @@ import { h, patch } from "./dom.js";
 import { follow } from "./stream.js";
 import { remember, seatOf } from "./saved.js";
 import { gameOf } from "./games.js";
-import { seatName, tableView, tickClocks } from "./table-view.js";
+import { t } from "./i18n.js";
+import { isolate, promptText, seatName, tableView, tickClocks } from "./table-view.js";
+import { alarm, announce } from "./announce.js";
 
 // How long each move stays on screen when several arrive at once (none for those who ask
 // their system for reduced motion).
@@ -18,17 +20,24 @@ const HINT_LEVEL = 4;  // core.ai.LEVELS: ISMCTS, a few milliseconds a hint
 export function openTable(root, { id }) {
   const saved = seatOf(id) || {};
   const token = saved.token || null;
-  const state = { body: null, history: [], ui: {}, changed: new Set(), error: null, trouble: null, busy: false, thinking: false };
+  const state = { body: null, history: [], ui: {}, changed: new Set(), error: null, trouble: null, gone: null,
+                  busy: false, thinking: false };
   const queue = [];
   let draining = false;
+  let closed = false;
   let flashTimer = null;
 
   function render() {
+    if (closed) return;  // a late answer (the log, a move) must not draw over the next page
     if (!state.body) {
-      patch(root, h("p.loading", {}, state.error || state.trouble || "Shuffling the cards…"));
+      patch(root, h("p.loading", {}, state.error || state.trouble || t("Shuffling the cards…")));
       return;
     }
-    patch(root, tableView(state, context()));
+    const ctx = context();
+    patch(root, tableView(state, ctx));
+    document.title = title(ctx);
+    announce(promptText(ctx));
+    alarm(state.gone || state.error || state.trouble);
   }
 
   function context() {
@@ -37,12 +46,16 @@ export function openTable(root, { id }) {
     const you = body.you;
     return {
       game, body, view: body.view, you, id, token,
-      legal: state.busy || body.status !== "active" ? [] : body.legal_moves,
+      legal: state.busy || state.gone || body.status !== "active" ? [] : body.legal_moves,
+      hints: body.hints !== false && !state.gone,
       ui: state.ui, changed: state.changed,
-      name: (seat) => seatName(body, seat),
+      plain: (seat) => seatName(body, seat),
+      name: (seat) => (body.seats?.[seat]?.name && seat !== you ? isolate(seatName(body, seat)) : seatName(body, seat)),
       send, set: (changes) => { Object.assign(state.ui, changes); state.error = null; render(); },
-      hint, rematch, leave, history: state.history, busy: state.busy, thinking: state.thinking,
-      error: state.error, trouble: state.trouble,
+      hint, rematch, leave, busy: state.busy, thinking: state.thinking,
+      // The log never runs ahead of the board: a history read may be newer than the body.
+      history: state.history.filter((entry) => entry.version <= body.version),
+      error: state.error, trouble: state.gone || state.trouble, gone: !!state.gone,
     };
   }
 
@@ -103,6 +116,7 @@ export function openTable(root, { id }) {
       arrive(body, null);
     } catch (error) {
       state.busy = false;
+      if (isGone(error)) return lost(error);
       state.error = words(error);
       render();
     }
@@ -146,25 +160,37 @@ export function openTable(root, { id }) {
     }
   }
 
+  // The server no longer knows the game (expired) or the seat: nothing more is read or
+  // offered, and the player is told so.
+  function lost(error) {
+    follower.close();
+    state.gone = error.status === 401
+      ? t("This seat's token is no longer accepted here: the game goes on without this browser.")
+      : t("This game is no longer on the server (it expired after going idle). Start a new one from the start page.");
+    state.ui = {};
+    render();
+  }
+
   function onKey(event) {
     if (event.target.closest?.("input, select, textarea")) return;
     if (event.key === "Escape") context().set({ picked: null, pickedIndex: null, selection: [], hint: null });
-    if (event.key === "h" && state.body?.legal_moves.length) hint();
+    if (event.key === "h" && state.body && context().legal.length && context().hints) hint();
   }
 
   let follower = { close() {}, poke() {} };
-  let closed = false;
   // One read first: a game that cannot be opened (unknown, expired, a stale token) is
   // explained in words instead of waiting for a stream that will not come.
   api.game(id, token).then((body) => {
     if (closed) return;
     arrive(body, null);
-    follower = follow({ id, token, rematches: !!token, onGame: arrive,
+    follower = follow({ id, token, rematches: !!token, onGame: arrive, onGone: lost,
       onTrouble: (message) => { if (message !== state.trouble) { state.trouble = message; render(); } } });
   }).catch((error) => {
+    const why = t("This game cannot be opened. {why}", { why: error.message });
+    alarm(why);
     patch(root, h("div.start", {}, h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table")),
-      h("p.error", { role: "alert" }, `This game cannot be opened. ${error.message}`),
-      h("p", {}, h("a", { href: "#/", "data-key": "home" }, "Back to the start"))));
+      h("p.error", {}, why),
+      h("p", {}, h("a", { href: "#/", "data-key": "home" }, t("Back to the start")))));
   });
   const clock = setInterval(() => tickClocks(root), 1000);
   document.addEventListener("keydown", onKey);
@@ -173,7 +199,16 @@ export function openTable(root, { id }) {
   return { close() { closed = true; follower.close(); clearInterval(clock); document.removeEventListener("keydown", onKey); } };
 }
 
+const isGone = (error) => error instanceof ApiError && (error.status === 404 || error.status === 401);
+
+// The tab's title says when the player has something to do, for a player in another tab.
+function title(ctx) {
+  if (ctx.gone) return "Crab Table";
+  if (ctx.legal.length) return `● ${t("Your turn")} · ${ctx.game.title} · Crab Table`;
+  if (ctx.body.status === "over") return `${t("Game over")} · ${ctx.game.title} · Crab Table`;
+  return `${ctx.game.title} · Crab Table`;
+}
+
 function words(error) {
-  if (error instanceof ApiError && error.type.endsWith("version-conflict")) return "The game moved on meanwhile: here is where it stands now.";
   return error.message || String(error);
 }

@@ -1,0 +1,98 @@
+// The client's words in English and French. English sentences are the keys (so the code
+// reads as it shows), with {name} for what changes; french.js gives each its French. The
+// language is the one chosen on this browser, else the browser's first of ours, else
+// English; the switch is remembered. The API's problem titles stay English: the client
+// says each problem `type` in its own words (problem()).
+
+import { FRENCH } from "./french.js";
+
+const KEY = "crab-table.lang";
+const DICTIONARIES = { en: null, fr: FRENCH };
+export const LANGUAGES = [["en", "English"], ["fr", "Français"]];
+
+let current = chosen();
+const missing = new Set();  // French keys asked for and not there (the tests read it)
+
+function chosen() {
+  let saved = null;
+  try { saved = localStorage.getItem(KEY); } catch { /* storage off: the browser's language */ }
+  if (saved in DICTIONARIES) return saved;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const base = tag.slice(0, 2).toLowerCase();
+    if (base in DICTIONARIES) return base;
+  }
+  return "en";
+}
+
+export function language() {
+  return current;
+}
+
+export function setLanguage(code) {
+  if (!(code in DICTIONARIES) || code === current) return;
+  current = code;
+  try { localStorage.setItem(KEY, code); } catch { /* kept for this page only */ }
+  document.documentElement.lang = code;
+  window.dispatchEvent(new Event("crab-language"));
+}
+
+// The sentence in the current language, {name}s filled from params. A key may end with
+// "|context" where one English word has two French ones (Octopus: Pieuvre, Poulpe).
+export function t(text, params = {}) {
+  const dictionary = DICTIONARIES[current];
+  let template = text.split("|")[0];
+  if (dictionary) {
+    template = dictionary[text];
+    if (template === undefined) {
+      missing.add(text);
+      template = text.split("|")[0];
+    }
+  }
+  return template.replace(/\{(\w+)\}/g, (_, name) => String(params[name]));
+}
+
+// One of two sentences by a count (French counts 0 and 1 as singular), {n} the count.
+export function plural(n, one, other, params = {}) {
+  const singular = current === "fr" ? n <= 1 : n === 1;
+  return t(singular ? one : other, { n, ...params });
+}
+
+export function untranslated() {
+  return [...missing];
+}
+
+// Each problem type of the API said as the client says it (its detail, in English, is the
+// last resort for a type this client does not know).
+const PROBLEMS = {
+  "game-not-found": "No game has this id (or it expired after going idle).",
+  "not-found": "There is nothing at this address.",
+  unauthorized: "This seat's token is not accepted for this game.",
+  "illegal-move": "That move is not allowed now.",
+  "version-conflict": "The game moved on meanwhile: here is where it stands now.",
+  "not-your-turn": "You have nothing to decide now.",
+  "hints-off": "Hints are off in a game between people: each plays on their own.",
+  "ai-busy": "The AI is busy with other hints: try again in a moment.",
+  "budget-refused": "The server refused this AI budget.",
+  "rate-limited": "Too many requests at once: wait a moment and try again.",
+  "game-waiting": "The game is waiting for its players.",
+  "game-archived": "This game is archived: it can no longer change.",
+  "game-not-over": "This game is not over yet.",
+  "game-full": "Every seat of this game is taken.",
+  "seat-taken": "This seat has just been taken.",
+  "game-started": "This game has already started.",
+  "no-such-seat": "This game has no such seat.",
+  "store-unavailable": "The server cannot reach its games right now: nothing was changed, try again shortly.",
+  "archive-unavailable": "The archive cannot be reached right now: try again shortly.",
+  draining: "This server is restarting: try again in a moment.",
+  "invalid-request": "The server did not understand this request.",
+  "malformed-request": "The server did not understand this request.",
+  "body-too-large": "This request is too large.",
+  "idempotency-key-reused": "This move was already sent differently.",
+  "invalid-game": "This game cannot be made.",
+  "internal-error": "The server failed; nothing was changed.",
+};
+
+export function problemSentence(type, detail) {
+  const known = PROBLEMS[(type || "").replace(/^\/problems\//, "")];
+  return known ? t(known) : detail;
+}

@@ -1,0 +1,86 @@
+"""Every screen checked by axe-core (the npm package, tests/web/package.json) in the real
+browser: no serious or critical violation. And what axe cannot see: cards and choices
+operable by keyboard with the focus kept where the player is, and live regions that stay
+in place so that what they announce is heard."""
+
+import json
+
+import pytest
+
+from tests.web.browsing import create_game, open_page, play_one_turn, wait_for_turn
+
+AXE_RUN = """async () => {
+  const result = await axe.run(document, { resultTypes: ["violations"] });
+  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+                   nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ") + " :: " + n.failureSummary) }));
+}"""
+
+
+def violations(page, axe_source: str) -> list[dict]:
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.evaluate(axe_source)  # evaluated by the browser's debugger: the page's policy allows no inline script
+    return page.evaluate(AXE_RUN)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_no_screen_has_a_serious_or_critical_accessibility_violation(web, browser, axe_source, width):
+    found = {}
+    page = open_page(browser, f"{web.url}/play", width=width)
+    page.wait_for_selector("form.setup")
+    found["start"] = violations(page, axe_source)
+    create_game(page, "cup-the-crab", players=3)
+    found["cup-the-crab selection"] = violations(page, axe_source)
+    for _ in range(4):
+        wait_for_turn(page)
+        play_one_turn(page)
+    wait_for_turn(page)
+    found["cup-the-crab play"] = violations(page, axe_source)
+    page.goto(f"{web.url}/play")
+    create_game(page, "crabe-vs-poulpe", mode="asymmetrical")
+    turns = 0
+    while wait_for_turn(page):
+        if turns in (2, 9):
+            found[f"crabe-vs-poulpe turn {turns}"] = violations(page, axe_source)
+        play_one_turn(page)
+        turns += 1
+    page.wait_for_selector(".end .ranking")
+    found["end"] = violations(page, axe_source)
+    page.locator("[data-key=replay]").click()
+    page.wait_for_selector(".replay")
+    page.keyboard.press("ArrowRight")
+    found["replay"] = violations(page, axe_source)
+    page.goto(f"{web.url}/play")
+    create_game(page, "crabe-vs-poulpe", friends=(1,))
+    page.wait_for_selector(".invite")
+    found["invite"] = violations(page, axe_source)
+    page.goto(page.locator(".invite input.link").input_value())
+    page.wait_for_selector("[data-key=join]")
+    found["join"] = violations(page, axe_source)
+    page.goto(f"{web.url}/play#/g/no-such-game")
+    page.wait_for_selector("p.error")
+    found["a game that cannot be opened"] = violations(page, axe_source)
+    bad = {screen: v for screen, v in found.items() if v}
+    assert bad == {}, json.dumps(bad, indent=1)
+
+
+def test_a_choice_made_by_keyboard_keeps_the_focus_and_the_live_region_says_what_comes_next(web, browser):
+    page = open_page(browser, f"{web.url}/play")
+    create_game(page, "crabe-vs-poulpe")
+    assert wait_for_turn(page)
+    page.evaluate("() => { document.getElementById('announce').stayed = true; }")
+    for _ in range(40):  # Tab to a card that can be played, as a keyboard player does
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.matches('button.choosable, .prompt button.move')"):
+            break
+    name = page.evaluate("() => document.activeElement.textContent")
+    assert name and page.evaluate("() => document.activeElement.getAttribute('aria-label')") is None
+    before = int(page.locator(".table").get_attribute("data-version"))
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => Number(document.querySelector('.table').dataset.version) > {before}")
+    focused = page.evaluate("() => document.activeElement.closest('.table') !== null")
+    assert focused  # not thrown back to the page's body
+    assert page.evaluate("() => document.getElementById('announce').stayed") is True  # the same region
+    wait_for_turn(page)
+    assert page.locator("#announce").inner_text() == page.locator(".prompt .say").inner_text()
+    assert page.errors == []

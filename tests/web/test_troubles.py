@@ -1,0 +1,92 @@
+"""What a player sees when things go wrong: the network cut under an open table, a game
+the server has forgotten. Every failure ends in a state the player understands, and the
+board always agrees with the log."""
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+
+from tests.service.servers import (ROOT, SHARED_REDIS, UNLIMITED, free_port, server,
+                                   suite_database, wait_until)
+from tests.web.browsing import CVP_CHOICES, open_page, create_game, play_one_turn, token_of, version, wait_for_turn
+
+
+def log_versions(page) -> list[int]:
+    return [int(text.lstrip("#")) for text in page.locator(".log li .v").all_inner_texts()]
+
+
+@contextmanager
+def replica(port: int) -> Iterator[subprocess.Popen]:
+    """`python -m service` on this port, on the suite's Redis (so the games outlive it)."""
+    env = {**os.environ, **UNLIMITED, "REDIS_URL": SHARED_REDIS, "ACCESS_LOG": "0",
+           "DATABASE_URL": suite_database().url}
+    process = subprocess.Popen([sys.executable, "-m", "service", "--port", str(port)], cwd=ROOT,
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_until(lambda: httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200)
+        yield process
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_a_table_whose_server_goes_away_says_so_and_catches_up_when_it_is_back(browser):
+    port = free_port()
+    with server({"REDIS_URL": SHARED_REDIS, "ACCESS_LOG": "0"}) as other:
+        with replica(port):
+            url = f"http://127.0.0.1:{port}"
+            created = httpx.post(f"{url}/v1/games", json={
+                "game": "crabe-vs-poulpe", "players": 2, "options": {"first_player": 1},
+                "seats": [{"type": "human", "name": "Ana"}, {"type": "open"}]}).json()
+            game_id, host = created["id"], {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+            guest = open_page(browser, f"{url}/play#/join/{game_id}/1")
+            guest.locator("[data-key=join]").click()
+            assert wait_for_turn(guest)
+            play_one_turn(guest)  # now the host is to move
+        # The guest's server is gone (its streams cut, its port refusing); the host plays
+        # on through the other replica.
+        trouble = guest.locator(".prompt .error")
+        guest.wait_for_function("() => document.querySelector('.prompt .error').textContent !== ''")
+        assert trouble.inner_text() == "The server cannot be reached, retrying…"
+        body = httpx.get(f"{other.url}/v1/games/{game_id}", headers=host).json()
+        moved = httpx.post(f"{other.url}/v1/games/{game_id}/moves", headers=host,
+                           json={"move": body["legal_moves"][0]})
+        assert moved.status_code == 200
+        stale = version(guest)
+        assert stale < moved.json()["version"]
+        assert all(v <= stale for v in log_versions(guest))  # the log never runs ahead of the board
+        with replica(port):
+            current = moved.json()["version"]
+            guest.wait_for_function(
+                f"() => Number(document.querySelector('.table').dataset.version) >= {current}", timeout=30_000)
+            guest.wait_for_function("() => document.querySelector('.prompt .error').textContent === ''")
+            assert max(log_versions(guest)) == version(guest)  # board and log agree again
+            seen = httpx.get(f"{url}/v1/games/{game_id}",
+                             headers={"Authorization": f"Bearer {token_of(guest, game_id)}"}).json()
+            assert seen["version"] == version(guest)
+            assert bool(seen["legal_moves"]) == bool(guest.locator(".status.turn").count())
+
+
+def test_a_game_the_server_forgot_ends_the_table_in_words_with_nothing_left_to_click(browser):
+    with server({"ACCESS_LOG": "0", "GAME_TTL_SECONDS": "2"}) as short_lived:
+        page = open_page(browser, f"{short_lived.url}/play")
+        create_game(page, "crabe-vs-poulpe")
+        assert wait_for_turn(page)
+        time.sleep(3)  # idle longer than GAME_TTL_SECONDS: the server deletes the game
+        asked = []
+        page.on("request", lambda request: "/v1/games/" in request.url and asked.append(request.url))
+        next(page.locator(s) for s in CVP_CHOICES if page.locator(s).count()).first.click()
+        alert = page.locator("p.gone")
+        alert.wait_for()
+        assert alert.inner_text().startswith("This game is no longer on the server")
+        assert page.locator(".status").inner_text() == "Game unavailable"
+        assert page.locator("button.card.choosable, .prompt button.move, [data-key=hint]").count() == 0
+        asked.clear()
+        page.wait_for_timeout(3000)
+        assert asked == []  # nothing polls a game that is gone
+        assert "Your turn" not in page.title()
