@@ -147,12 +147,12 @@ class Archive:
                 raise ArchiveUnavailable(str(error.__cause__ or error)) from error
             raise
 
-    async def rebuild_ratings(self) -> tuple[int, int]:
+    async def rebuild_ratings(self, write: bool = False) -> tuple[int, int]:
         """standings.rebuild in one transaction: (rated games replayed, standings that
-        differed from the live ones)."""
+        differed from the live ones); with write, the rebuilt ones replace them."""
         async def run(conn: AsyncConnection) -> tuple[int, int]:
             async with conn.begin():
-                return await standings.rebuild(conn)
+                return await standings.rebuild(conn, write)
 
         return await self.run(run)
 

@@ -249,10 +249,11 @@ def _insert(conn: AsyncConnection) -> Any:
     return postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
 
 
-async def rebuild(conn: AsyncConnection) -> tuple[int, int]:
-    """Every rating computed again from the archive's rated games, in their order (the
-    counts of games and wins are kept): (rated games replayed, standings that differed
-    from the live ones)."""
+async def rebuild(conn: AsyncConnection, write: bool = False) -> tuple[int, int]:
+    """Every rating computed again from the archive's rated games, in their order:
+    (rated games replayed, standings that differed from the live ones). With write, the
+    rebuilt ratings, their changes and the rank counts replace the live ones (the counts
+    of games and wins are kept); without, nothing is written."""
     await lock(conn)
     live: dict[tuple[str, str], Standing] = {}
     for row in (await conn.execute(select(standings))).mappings():
@@ -287,6 +288,8 @@ async def rebuild(conn: AsyncConnection) -> tuple[int, int]:
     if current:
         replay()
     differed = sum(ledger.get(*key) != known for key, known in live.items())
+    if not write:
+        return replayed, differed
     await conn.execute(delete(rating_changes))
     if ledger.changes:
         await conn.execute(rating_changes.insert(), ledger.changes)
