@@ -3,8 +3,14 @@
 //   #/                  start page
 //   #/g/<id>            a game's table (with this browser's token for it, if any)
 //   #/join/<id>[/<seat>] take an open seat by name
+//   #/rated             the matchmaking queue for a rated game
+//   #/profile           this browser's player; #/player/<id> anyone's
+//   #/leaderboards[/<pool>] a rating pool's leaderboard
 
 import { openJoin } from "./join.js";
+import { openLeaderboard } from "./leaderboard.js";
+import { openProfile } from "./profile.js";
+import { openQueue } from "./queue.js";
 import { openStart } from "./start.js";
 import { openTable } from "./table.js";
 
@@ -19,6 +25,12 @@ function route() {
     current = openTable(root, { id: parts[1] });
   } else if (parts[0] === "join" && parts[1]) {
     current = openJoin(root, { id: parts[1], seat: parts[2] === undefined ? undefined : Number(parts[2]) });
+  } else if (parts[0] === "rated") {
+    current = openQueue(root);
+  } else if (parts[0] === "profile" || (parts[0] === "player" && parts[1])) {
+    current = openProfile(root, { id: parts[1] });
+  } else if (parts[0] === "leaderboards") {
+    current = openLeaderboard(root, { pool: parts[1] });
   } else {
     current = openStart(root);
   }

@@ -2,6 +2,7 @@
 
 import { h } from "./dom.js";
 import { logPanel } from "./log.js";
+import { ratingResult } from "./rated-result.js";
 
 export function endScreen(ctx) {
   const { body, game } = ctx;
@@ -16,6 +17,7 @@ export function endScreen(ctx) {
   return h("section.end", { "aria-label": "Result" }, h("div.result", {},
     h("h2.headline", {}, headline),
     forfeit,
+    ratingResult(ctx),
     h("table.ranking", {},
       h("thead", {}, h("tr", {}, h("th", {}, "Rank"), h("th", {}, "Player"), columns.map((c) => h("th", {}, c)))),
       h("tbody", {}, result.ranking.map((row) => h("tr", { class: [row.rank === 1 && "winner", row.seat === ctx.you && "me"].filter(Boolean).join(" ") },
