@@ -96,6 +96,7 @@ def test_two_browsers_matched_by_the_queue_play_and_both_see_their_new_rating_an
         assert float(shown.replace(",", ".")) == round(rating["value"], 1)
         assert f"rank {rating['rank']}" in page.locator(".rated-result .rank").inner_text()
     ann.screenshot(path=shots / "rated-end.png", full_page=True)
+    at_phone_width(ann, "rated-end", shots)
 
     # The profile: the rating with mu and sigma, the rank, the chart, the games.
     ann.locator("[data-key=to-profile]").click()
@@ -139,8 +140,9 @@ def test_a_ticket_cancelled_is_never_seated_and_the_form_comes_back(web, browser
     assert page.errors == []
 
 
-def test_a_ticket_that_allows_it_is_seated_with_an_ai_level_after_the_delay(web, browser):
+def test_a_ticket_that_allows_it_is_seated_with_an_ai_level_and_the_newcomer_placed_unranked(web, browser, shots):
     page = open_page(browser, f"{web.url}/play")
+    page.set_viewport_size({"width": 1280, "height": 900})
     join_queue(page, fill="10")
     page.wait_for_selector(".waiting-room .note")  # when the AI fills the table
     page.wait_for_selector(".table[data-version]", timeout=30_000)
@@ -151,6 +153,19 @@ def test_a_ticket_that_allows_it_is_seated_with_an_ai_level_after_the_delay(web,
     assert body["rated"] is True
     assert sorted(seat["player"][:2] for seat in body["seats"]) == ["ai", "p_"]
     assert player in [seat["player"] for seat in body["seats"]]
+    while wait_for_turn(page):
+        play_one_turn(page)
+    page.wait_for_selector(f".rated-result[data-rated='{game_id}'] .new-rating", timeout=30_000)
+    assert "not ranked yet: 4 more rated games" in page.locator(".rated-result .rank").inner_text()
+    # One rated game: not on the leaderboard yet, but drawn where its rating places it.
+    page.goto(f"{web.url}/play#/leaderboards/{POOL}")
+    page.wait_for_selector(f"tr.me.unranked[data-player='{player}']")
+    mine = page.locator("tr.me")
+    assert mine.locator("td").first.inner_text() == "–"
+    value = httpx.get(f"{web.url}/v1/players/{player}").json()["ratings"][0]["value"]
+    shown = [float(v.replace(",", ".")) for v in page.locator(".leaders tbody td:nth-child(3)").all_inner_texts()]
+    assert shown == sorted(shown, reverse=True) and round(value, 1) in shown
+    page.screenshot(path=shots / "leaderboard-newcomer.png", full_page=True)
     assert page.errors == []
 
 

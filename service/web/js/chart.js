@@ -9,7 +9,7 @@ const W = 320, H = 140, LEFT = 34, RIGHT = 44, TOP = 10, BOTTOM = 18;
 
 const T = pick({
   en: { title: "Rating after each rated game", games: (n) => `${n} game${n === 1 ? "" : "s"}`, start: "start" },
-  fr: { title: "Classement après chaque partie classée", games: (n) => `${n} partie${n === 1 ? "" : "s"}`, start: "début" },
+  fr: { title: "Cote après chaque partie classée", games: (n) => `${n} partie${n === 1 ? "" : "s"}`, start: "début" },
 });
 
 function svg(tag, attrs = {}, ...children) {

@@ -17,10 +17,10 @@ const T = pick({
     rule: `Ordered by the conservative rating μ − 3σ. A player enters after ${RANKED_AFTER} rated games; the AI levels are always shown, fixed landmarks of the scale.`,
   },
   fr: {
-    title: "Classements", loading: "Lecture du classement…", rank: "Rang", player: "Joueur", rating: "Classement",
+    title: "Classements", loading: "Lecture du classement…", rank: "Rang", player: "Joueur", rating: "Cote",
     mu: "μ", sigma: "σ", games: "Parties classées", more: "Plus de joueurs", you: "vous", ai: "IA", fixed: "fixe",
-    yours: "Votre ligne", notRanked: "Votre classement, pas encore classé", home: "Retour à l’accueil", profile: "Votre profil", rated: "Jouer une partie classée",
-    rule: `Trié par le classement prudent μ − 3σ. Un joueur y entre après ${RANKED_AFTER} parties classées ; les niveaux de l’IA y sont toujours, repères fixes de l’échelle.`,
+    yours: "Votre ligne", notRanked: "Votre cote, pas encore classé", home: "Retour à l’accueil", profile: "Votre profil", rated: "Jouer une partie classée",
+    rule: `Trié par la cote prudente μ − 3σ. Un joueur y entre après ${RANKED_AFTER} parties classées ; les niveaux de l’IA y sont toujours, repères fixes de l’échelle.`,
   },
 });
 
@@ -30,6 +30,7 @@ export function openLeaderboard(root, { pool } = {}) {
   let closed = false;
 
   function render() {
+    if (closed) return;
     patch(root, h("div.start.leaderboard", {},
       h("header.hero", {}, h("a.brand", { href: "#/" }, h("span.logo.big", {})), h("h1", {}, T.title)),
       h("nav.rated-nav", {}, h("a", { href: "#/" }, T.home), me ? h("a", { href: "#/profile" }, T.profile) : null, h("a", { href: "#/rated" }, T.rated)),

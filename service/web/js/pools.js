@@ -27,7 +27,7 @@ const T = pick({
     players: (counts) => counts.length === 1 ? `${counts[0]} joueurs` : `${counts[0]} à ${counts.at(-1)} joueurs`,
     level: (n) => `IA niveau ${n}`,
     provisional: "provisoire",
-    provisionalTitle: "Provisoire : moins de 10 parties classées, le classement bouge encore beaucoup",
+    provisionalTitle: "Provisoire : moins de 10 parties classées, la cote bouge encore beaucoup",
     unranked: (left) => `pas encore classé : encore ${left} partie${left === 1 ? "" : "s"} classée${left === 1 ? "" : "s"}`,
     rank: (n) => `${n}${n === 1 ? "er" : "e"} du classement`,
     between: (a, b) => `entre ${a} et ${b}`,

@@ -26,11 +26,11 @@ const T = pick({
     brand: "Crab Table", loading: "Lecture du profil…", yours: "Votre profil", theirs: "Profil",
     none: "Ce navigateur n’a pas encore de joueur : il en reçoit un quand vous jouez, ou maintenant.", make: "Créer mon joueur",
     name: "Votre nom", save: "Enregistrer le nom", saved: "Enregistré.", noRatings: "Aucune partie jouée pour l’instant.",
-    rating: "Classement", mu: "μ (niveau)", sigma: "σ (incertitude)", games: "Parties", wins: "Victoires",
+    rating: "Cote", mu: "μ (niveau)", sigma: "σ (incertitude)", games: "Parties", wins: "Victoires",
     recent: "Parties récentes", noGames: "Aucune partie terminée pour l’instant.", more: "Plus de parties",
     place: (rank) => rank === 1 ? "gagnée" : `${rank}e place`,
     seat: (n) => `place ${n}`, leaderboard: "Classement général", boards: "Classements", rated: "Jouer une partie classée", home: "Retour à l’accueil",
-    scale: "Le classement prudent, μ − 3σ : le niveau minimal du joueur, avec 99,7 % de confiance. Les niveaux de l’IA sont des repères fixes sur la même échelle.",
+    scale: "La cote prudente, μ − 3σ : le niveau minimal du joueur, avec 99,7 % de confiance. Les niveaux de l’IA sont des repères fixes sur la même échelle.",
   },
 });
 
@@ -40,6 +40,7 @@ export function openProfile(root, { id } = {}) {
   let closed = false;
 
   function render() {
+    if (closed) return;
     patch(root, h("div.start.profile", {},
       h("header.hero", {}, h("a.brand", { href: "#/" }, h("span.logo.big", {})), h("h1", {}, own ? T.yours : T.theirs)),
       nav(),

@@ -29,11 +29,11 @@ const T = pick({
     profile: "Your profile", boards: "Leaderboards",
   },
   fr: {
-    title: "Jouer une partie classée", intro: "Affrontez des joueurs de votre niveau. Les parties classées changent votre classement ; les niveaux de l’IA sont sur la même échelle.",
+    title: "Jouer une partie classée", intro: "Affrontez des joueurs de votre niveau. Les parties classées changent votre cote ; les niveaux de l’IA sont sur la même échelle.",
     game: "Jeu", players: "Joueurs", fill: "Si personne ne vient", noFill: "attendre des joueurs",
     fillAfter: (s) => `compléter la table avec l’IA après ${s} s`, name: "Votre nom", as: (name) => `Vous jouez sous le nom ${name}.`,
     find: "Trouver une partie", joining: "Entrée dans la file…", waiting: "Recherche de joueurs…", waited: (t) => `Attente : ${t}`,
-    window: (r, w) => `Appariement avec les classements à ${decimal(w)} du vôtre (μ ${decimal(r)}) ; la fenêtre s’élargit avec l’attente.`,
+    window: (r, w) => `Appariement avec les cotes à ${decimal(w)} de la vôtre (μ ${decimal(r)}) ; la fenêtre s’élargit avec l’attente.`,
     fillAt: (t) => `L’IA complète la table à ${t}.`, cancel: "Annuler", seated: "Trouvé ! Ouverture de la table…",
     cancelled: "Vous avez quitté la file.", expired: "Personne n’est venu à temps : le ticket a expiré.", home: "Retour à l’accueil",
     profile: "Votre profil", boards: "Classements",
@@ -53,6 +53,7 @@ export function openQueue(root) {
   let closed = false;
 
   function render() {
+    if (closed) return;
     patch(root, h("div.start.queue", {},
       h("header.hero", {}, h("a.brand", { href: "#/" }, h("span.logo.big", {})), h("h1", {}, T.title), h("p", {}, T.intro)),
       h("nav.rated-nav", {}, h("a", { href: "#/" }, T.home), h("a", { href: "#/profile" }, T.profile), h("a", { href: "#/leaderboards" }, T.boards)),

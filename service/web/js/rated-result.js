@@ -14,8 +14,8 @@ const TRY_MS = 1000;
 const T = pick({
   en: { waiting: "Rated game: your new rating is on its way…", late: "Your new rating is not in yet: see your profile in a moment.",
         rating: "Your rating", profile: "Your profile", board: "Leaderboard", unrated: "This game was not rated." },
-  fr: { waiting: "Partie classée : votre nouveau classement arrive…", late: "Votre nouveau classement n’est pas encore là : voyez votre profil dans un instant.",
-        rating: "Votre classement", profile: "Votre profil", board: "Classement général", unrated: "Cette partie n’était pas classée." },
+  fr: { waiting: "Partie classée : votre nouvelle cote arrive…", late: "Votre nouvelle cote n’est pas encore là : voyez votre profil dans un instant.",
+        rating: "Votre cote", profile: "Votre profil", board: "Classement général", unrated: "Cette partie n’était pas classée." },
 });
 
 const found = new Map();  // game id -> {status: "waiting" | "late" | "done", rating?, before?}

@@ -24,6 +24,7 @@ export function openTable(root, { id }) {
   let flashTimer = null;
 
   function render() {
+    if (closed) return;  // a late timer or answer must not draw over the page that followed
     if (!state.body) {
       patch(root, h("p.loading", {}, state.error || state.trouble || "Shuffling the cards…"));
       return;
@@ -170,7 +171,7 @@ export function openTable(root, { id }) {
   document.addEventListener("keydown", onKey);
   if (token) remember(id, { ...saved });
   render();
-  return { close() { closed = true; follower.close(); clearInterval(clock); document.removeEventListener("keydown", onKey); } };
+  return { close() { closed = true; follower.close(); clearInterval(clock); clearTimeout(flashTimer); document.removeEventListener("keydown", onKey); } };
 }
 
 function words(error) {
