@@ -166,6 +166,12 @@ def test_a_ticket_that_allows_it_is_seated_with_an_ai_level_and_the_newcomer_pla
     shown = [float(v.replace(",", ".")) for v in page.locator(".leaders tbody td:nth-child(3)").all_inner_texts()]
     assert shown == sorted(shown, reverse=True) and round(value, 1) in shown
     page.screenshot(path=shots / "leaderboard-newcomer.png", full_page=True)
+    # An AI level's line opens its profile: a fixed rating in every pool.
+    page.locator("tr[data-player=ai-2] a").click()
+    page.wait_for_selector(".profile .pool")
+    assert page.locator("h2.player-name").inner_text() == "AI level 2"
+    pools = httpx.get(f"{web.url}/v1/leaderboards").json()["pools"]
+    assert page.locator(".profile .pool").count() == len(pools)
     assert page.errors == []
 
 
