@@ -207,5 +207,11 @@ def test_the_rated_screens_speak_french_to_a_french_browser(web, browser, shots)
     page.goto(f"{web.url}/play#/profile")
     page.wait_for_selector("[data-key=make-player]")
     assert page.locator("[data-key=make-player]").inner_text() == "Créer mon joueur"
+    page.locator("[data-key=player-name]").fill("Léa")
+    page.locator("[data-key=make-player]").click()
+    page.wait_for_selector("form.rename")
+    assert page.locator("[data-key=rename]").inner_text() == "Enregistrer le nom"
+    assert "Aucune partie jouée" in page.locator(".profile").inner_text()
+    page.screenshot(path=shots / "profile-new-fr.png")
     assert errors == []
     context.close()
