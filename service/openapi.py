@@ -21,11 +21,11 @@ from service.exact_requests import NULL, REF, exact_requests
 from service.bodies.common import Created, Health, Joined, Problem, Ready, WaitingList
 from service.schemas import Budget, CreateGame, JoinRequest, MoveRequest
 from service.bodies.players import (Leaderboard, NewPlayer, PlayerBody, PlayerCreated,
-                                    PlayerGames, Pools)
+                                    PlayerGames, PlayerRename, Pools)
 from service.bodies.queue import QueueRequest, TicketBody
 
-PLAYER_BODIES = [NewPlayer, PlayerCreated, PlayerBody, PlayerGames, Leaderboard, Pools,
-                 QueueRequest, TicketBody]
+PLAYER_BODIES = [NewPlayer, PlayerRename, PlayerCreated, PlayerBody, PlayerGames, Leaderboard,
+                 Pools, QueueRequest, TicketBody]
 
 PROBLEM_JSON = "application/problem+json"
 SWAGGER_ASSETS = "/schema/assets"
@@ -101,7 +101,7 @@ def contract(document: dict[str, Any], settings: Settings) -> dict[str, Any]:
                        " and what only a seat may do answers 401"}, PLAYER_KEY: {
         "type": "http", "scheme": "bearer",
         "description": "A player's key, as POST /v1/players returned it (shown once):"
-                       " required by the matchmaking queue and GET /v1/players/me"}}
+                       " required by the matchmaking queue and /v1/players/me"}}
     for operations in document["paths"].values():
         for operation in operations.values():
             _drop_litestar_default_400(operation)
@@ -196,7 +196,7 @@ _AUTHORIZATION = {"name": "Authorization", "in": "header", "required": False,
 
 # A player's key is a login: the operations that need one refuse a caller without it.
 PLAYER_KEY = "playerKey"
-_KEY_TAKEN = [("/v1/players/me", "get"), ("/v1/queue", "post"),
+_KEY_TAKEN = [("/v1/players/me", "get"), ("/v1/players/me", "patch"), ("/v1/queue", "post"),
               ("/v1/queue/{ticket_id}", "get"), ("/v1/queue/{ticket_id}", "delete"),
               ("/v1/queue/{ticket_id}/events", "get")]
 

@@ -90,6 +90,16 @@ class Players:
         await self.archive.run(run)
         return player, key
 
+    async def rename(self, player_id: str, name: str) -> None:
+        """The player's new name: leaderboards and profiles show it at once; games
+        already played keep the seat names they were played under."""
+        async def run(conn: AsyncConnection) -> None:
+            async with conn.begin():
+                await conn.execute(players.update().where(players.c.id == player_id)
+                                   .values(name=name))
+
+        await self.archive.run(run)
+
     async def by_key(self, key: str) -> Player | None:
         async def run(conn: AsyncConnection) -> Any:
             return (await conn.execute(select(players).where(

@@ -15,6 +15,11 @@ class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
     kind: PlayerKind = "human"
 
 
+class PlayerRename(msgspec.Struct, forbid_unknown_fields=True):
+    """PATCH /v1/players/me: the key's player takes a new name."""
+    name: Name
+
+
 class PlayerCreated(msgspec.Struct, kw_only=True):
     """A new player and its `key`, shown this once: the proof that binds a seat to the
     player (`{"type": "human", "player": "<key>"}`, or a join with `player`) and opens

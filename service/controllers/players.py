@@ -4,15 +4,15 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from litestar import Controller, Request, get, post
+from litestar import Controller, Request, get, patch, post
 from litestar.exceptions import NotFoundException, ValidationException
 from litestar.params import Parameter
 
 import core
 from service.archive.players import Player, Players, Ranked
 from service.bodies.players import (Leaderboard, LeaderboardLine, NewPlayer, PlayerBody,
-                                    PlayerCreated, PlayerGame, PlayerGames, PlayerRef, PoolInfo,
-                                    Pools, Rating, RatingPoint)
+                                    PlayerCreated, PlayerGame, PlayerGames, PlayerRef,
+                                    PlayerRename, PoolInfo, Pools, Rating, RatingPoint)
 from service.controllers.games import bearer_token
 from service.openapi import problems
 from service import ratings
@@ -59,6 +59,13 @@ class PlayersController(Controller):
          summary="The player whose key is given (Authorization: Bearer <player key>)")
     async def me(self, request: Request, sessions: Sessions) -> PlayerBody:
         return await self._profile(sessions, (await key_holder(request, sessions)).id)
+
+    @patch("/me", responses=problems(400, 401, 413, 503),
+           summary="Rename the player whose key is given (Authorization: Bearer <player key>)")
+    async def rename(self, data: PlayerRename, request: Request, sessions: Sessions) -> PlayerBody:
+        player = await key_holder(request, sessions)
+        await directory(sessions).rename(player.id, data.name)
+        return await self._profile(sessions, player.id)
 
     @get("/{player_id:str}", responses=problems(404, 503),
          summary="A player: name, kind, and per game its rating, games and wins")

@@ -83,6 +83,20 @@ def test_a_new_player_gets_its_key_once_and_its_profile_never_shows_it(client):
     assert me.status_code == 200 and me.json()["id"] == made["id"]
 
 
+def test_a_player_renamed_with_its_key_shows_the_new_name_and_a_bad_one_changes_nothing(client):
+    made = new_player(client, "Ann")
+    renamed = client.patch("/v1/players/me", json={"name": "Annie"}, headers=auth(made["key"]))
+    assert renamed.status_code == 200, renamed.text
+    assert_exact(renamed.json(), PlayerBody)
+    assert renamed.json()["name"] == profile(client, made["id"])["name"] == "Annie"
+    for body, key, status in [({"name": ""}, made["key"], 400), ({"name": "x" * 25}, made["key"], 400),
+                              ({"name": "Bo", "kind": "bot"}, made["key"], 400),
+                              ({"name": "Bo"}, None, 401), ({"name": "Bo"}, "crab_pk_nope", 401)]:
+        refused = client.patch("/v1/players/me", json=body, headers=auth(key) if key else {})
+        assert refused.status_code == status, refused.text
+    assert profile(client, made["id"])["name"] == "Annie"
+
+
 @pytest.mark.parametrize("body", [{"name": ""}, {"name": "x" * 25}, {"name": "Bo", "kind": "ai"},
                                   {"name": "Bo", "key": "mine"}, {}])
 def test_a_player_with_a_bad_name_or_kind_is_refused_with_400(client, body):

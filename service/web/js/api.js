@@ -42,11 +42,24 @@ export const api = {
   move: (id, token, move, expectedVersion) =>
     request("POST", `${game(id)}/moves`, { token, body: { move, expected_version: expectedVersion } }),
   suggest: (id, token, level) => request("POST", `${game(id)}/suggest`, { token, body: { level } }),
-  join: (id, name, seat) => request("POST", `${game(id)}/join`, { body: { name: name || undefined, seat } }),
+  join: (id, name, seat, player) =>
+    request("POST", `${game(id)}/join`, { body: { name: name || undefined, seat, player: player || undefined } }),
   leave: (id, token) => request("POST", `${game(id)}/leave`, { token }),
   rematch: (id, token) => request("POST", `${game(id)}/rematch`, { token }),
   waiting: () => request("GET", "/v1/games?status=waiting&limit=20"),
   events: (id, token, after, signal, alive) => events(`${game(id)}/events`, token, after, signal, alive),
+  // Players, ratings and the matchmaking queue (docs/players.md): `key` is the player's key.
+  newPlayer: (name) => request("POST", "/v1/players", { body: { name, kind: "human" } }),
+  me: (key) => request("GET", "/v1/players/me", { token: key }),
+  rename: (key, name) => request("PATCH", "/v1/players/me", { token: key, body: { name } }),
+  player: (id) => request("GET", `/v1/players/${encodeURIComponent(id)}`),
+  playerGames: (id, cursor) => request("GET", `/v1/players/${encodeURIComponent(id)}/games?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
+  pools: () => request("GET", "/v1/leaderboards"),
+  leaderboard: (pool, { cursor, player } = {}) => request("GET", `/v1/leaderboards/${encodeURIComponent(pool)}?limit=20${
+    cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}${player ? `&player=${encodeURIComponent(player)}` : ""}`),
+  queue: (key, spec) => request("POST", "/v1/queue", { token: key, body: spec }),
+  ticket: (key, id) => request("GET", `/v1/queue/${encodeURIComponent(id)}`, { token: key }),
+  cancelTicket: (key, id) => request("DELETE", `/v1/queue/${encodeURIComponent(id)}`, { token: key }),
 };
 
 // A Server-Sent Events stream read through fetch (an EventSource can send no

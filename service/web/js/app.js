@@ -4,10 +4,16 @@
 //   #/g/<id>            a game's table (with this browser's token for it, if any)
 //   #/join/<id>[/<seat>] take an open seat by name
 //   #/replay/<id>[/<version>] a finished game replayed, every card shown
+//   #/rated             the matchmaking queue for a rated game
+//   #/profile           this browser's player; #/player/<id> anyone's
+//   #/leaderboards[/<pool>] a rating pool's leaderboard
 
 import { language } from "./i18n.js";
 import { openJoin } from "./join.js";
 import { openReplay } from "./replay.js";
+import { openLeaderboard } from "./leaderboard.js";
+import { openProfile } from "./profile.js";
+import { openQueue } from "./queue.js";
 import { openStart } from "./start.js";
 import { openTable } from "./table.js";
 
@@ -25,6 +31,12 @@ function route() {
     current = openReplay(root, { id: parts[1], at: parts[2] === undefined ? 0 : Number(parts[2]) });
   } else if (parts[0] === "join" && parts[1]) {
     current = openJoin(root, { id: parts[1], seat: parts[2] === undefined ? undefined : Number(parts[2]) });
+  } else if (parts[0] === "rated") {
+    current = openQueue(root);
+  } else if (parts[0] === "profile" || (parts[0] === "player" && parts[1])) {
+    current = openProfile(root, { id: parts[1] });
+  } else if (parts[0] === "leaderboards") {
+    current = openLeaderboard(root, { pool: parts[1] });
   } else {
     current = openStart(root);
   }

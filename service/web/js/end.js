@@ -3,6 +3,7 @@
 import { h } from "./dom.js";
 import { plural, t } from "./i18n.js";
 import { logPanel, names } from "./log.js";
+import { ratingResult } from "./rated-result.js";
 
 export function endScreen(ctx) {
   const { body, game } = ctx;
@@ -20,6 +21,7 @@ export function endScreen(ctx) {
   return h("section.end", { "aria-label": t("Result") }, h("div.result", {},
     h("h2.headline", {}, headline),
     forfeit,
+    ratingResult(ctx),
     h("table.ranking", {},
       h("thead", {}, h("tr", {}, h("th", {}, t("Rank")), h("th", {}, t("Player")), columns.map((c) => h("th", {}, c)))),
       h("tbody", {}, result.ranking.map((row) => h("tr", { class: [row.rank === 1 && "winner", row.seat === ctx.you && "me"].filter(Boolean).join(" ") },

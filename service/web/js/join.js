@@ -7,6 +7,7 @@ import { gameOf } from "./games.js";
 import { plural, t } from "./i18n.js";
 import { languageSwitch } from "./language.js";
 import { playerName, remember, setPlayerName } from "./saved.js";
+import { ensurePlayer } from "./player.js";
 
 export function openJoin(root, { id, seat }) {
   let game = null;
@@ -21,7 +22,8 @@ export function openJoin(root, { id, seat }) {
     busy = true;
     render();
     try {
-      const joined = await api.join(id, name, seat);
+      const player = await ensurePlayer(name).catch(() => null);  // bound, so it can be rated
+      const joined = await api.join(id, name, seat, player?.key);
       remember(id, { token: joined.token, game: game?.game });
       location.hash = `#/g/${id}`;
     } catch (problem) {

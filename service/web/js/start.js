@@ -9,6 +9,8 @@ import { gameOf, games } from "./games.js";
 import { language, plural, t } from "./i18n.js";
 import { languageSwitch } from "./language.js";
 import { playerName, recentGames, remember, setPlayerName } from "./saved.js";
+import { ensurePlayer, humanSeat } from "./player.js";
+import { ratedLink } from "./queue.js";
 
 // The service's strength levels (core.ai.LEVELS, measured against each other in docs/ai.md).
 export const STRENGTHS = [["Level 1 · beginner", 1], ["Level 2 · casual", 2], ["Level 3 · club", 3],
@@ -40,7 +42,10 @@ export function openStart(root) {
     error = "";
     render();
     try {
-      const created = await api.create(spec());
+      // The seat is bound to this browser's player (so the game can be rated); a player
+      // that cannot be made now (a rate limit) leaves the game unrated, not unplayed.
+      const player = await ensurePlayer(form.name).catch(() => null);
+      const created = await api.create(spec(player));
       const mine = created.seats[0];
       remember(created.id, { token: mine.token, game: form.game });
       location.hash = `#/g/${created.id}`;
@@ -51,9 +56,9 @@ export function openStart(root) {
     }
   }
 
-  function spec() {
+  function spec(player) {
     const seats = form.seats.map((seat, i) => {
-      if (i === 0) return form.name.trim() ? { type: "human", name: form.name.trim() } : { type: "human" };
+      if (i === 0) return humanSeat(player, form.name.trim());
       if (seat.type === "ai") return { type: "ai", level: STRENGTHS[seat.strength][1] };
       return { type: "open" };
     });
@@ -68,7 +73,7 @@ export function openStart(root) {
     alarm(error);
     patch(root, h("div.start", {},
       h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table"), h("p", {}, t("Two card games from the seaside. Play against the AI or with friends.")),
-        languageSwitch()),
+        ratedLink(), languageSwitch()),
       h("form.setup", { onsubmit: create, "aria-label": t("New game") },
         h("fieldset.games", {}, h("legend", {}, t("Game")), games().map(gameTile)),
         playersFieldset(),

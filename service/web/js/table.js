@@ -196,7 +196,7 @@ export function openTable(root, { id }) {
   document.addEventListener("keydown", onKey);
   if (token) remember(id, { ...saved });
   render();
-  return { close() { closed = true; follower.close(); clearInterval(clock); document.removeEventListener("keydown", onKey); } };
+  return { close() { closed = true; follower.close(); clearInterval(clock); clearTimeout(flashTimer); document.removeEventListener("keydown", onKey); } };
 }
 
 const isGone = (error) => error instanceof ApiError && (error.status === 404 || error.status === 401);

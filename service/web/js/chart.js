@@ -1,0 +1,52 @@
+// A rating's history as a small inline SVG (no library): the conservative rating
+// (mu - 3 sigma) after each rated game, the band up to mu, and the AI levels as dashed
+// landmarks, so that a player sees where it stands on their scale.
+
+import { decimal, pick } from "./lang.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const W = 320, H = 140, LEFT = 34, RIGHT = 44, TOP = 10, BOTTOM = 18;
+
+const T = pick({
+  en: { title: "Rating after each rated game", games: (n) => `${n} game${n === 1 ? "" : "s"}`, start: "start" },
+  fr: { title: "Cote après chaque partie classée", games: (n) => `${n} partie${n === 1 ? "" : "s"}`, start: "début" },
+});
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(NS, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  for (const child of children.flat()) if (child) node.append(child);
+  return node;
+}
+
+// points: [{mu, sigma}] oldest first (fromStart: the first is the newcomer's prior);
+// landmarks: [{label, value}] (the AI levels' conservative ratings).
+export function ratingChart(points, landmarks = [], fromStart = false) {
+  const values = points.map((p) => p.mu - 3 * p.sigma);
+  const tops = points.map((p) => p.mu);
+  const span = [...values, ...tops];
+  // The landmarks near the player's curve, so that the curve does not flatten to a line.
+  const low = Math.min(...span), high = Math.max(...span);
+  const near = landmarks.filter((l) => l.value >= low - 8 && l.value <= high + 8);
+  const all = [...span, ...near.map((l) => l.value)];
+  let min = Math.floor(Math.min(...all) - 1), max = Math.ceil(Math.max(...all) + 1);
+  if (max - min < 6) { min -= 3; max += 3; }
+  const x = (i) => LEFT + (points.length === 1 ? (W - LEFT - RIGHT) / 2 : i * (W - LEFT - RIGHT) / (points.length - 1));
+  const y = (v) => TOP + (max - v) * (H - TOP - BOTTOM) / (max - min);
+  const line = (vs) => vs.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join("");
+  const band = `${line(tops)}${values.map((v, i) => `L${x(values.length - 1 - i).toFixed(1)},${y(values[values.length - 1 - i]).toFixed(1)}`).join("")}Z`;
+  const last = values.length - 1;
+  return svg("svg", { class: "rating-chart", viewBox: `0 0 ${W} ${H}`, role: "img",
+                      "aria-label": `${T.title}: ${values.map((v) => decimal(v)).join(", ")}` },
+    svg("title", {}, T.title),
+    svg("line", { x1: LEFT, x2: W - RIGHT, y1: H - BOTTOM, y2: H - BOTTOM, class: "axis" }),
+    [min, max].map((v) => svg("text", { x: LEFT - 4, y: y(v) + 4, class: "tick", "text-anchor": "end" }, String(v))),
+    near.map((l) => svg("g", { class: "landmark" },
+      svg("line", { x1: LEFT, x2: W - RIGHT, y1: y(l.value), y2: y(l.value) }),
+      svg("text", { x: W - RIGHT + 3, y: y(l.value) + 4 }, l.label))),
+    svg("path", { d: band, class: "band" }),
+    svg("path", { d: line(values), class: "curve" }),
+    values.map((v, i) => svg("circle", { cx: x(i), cy: y(v), r: i === last ? 4 : 2.5, class: i === last ? "dot last" : "dot" })),
+    fromStart ? svg("text", { x: LEFT, y: H - 4, class: "tick" }, T.start) : null,
+    svg("text", { x: W - RIGHT, y: H - 4, class: "tick", "text-anchor": "end" }, T.games(points.length - (fromStart ? 1 : 0))));
+}
