@@ -70,7 +70,7 @@ def fill(url: str, players: int, games: int) -> None:
               'crabe-vs-poulpe', {now} - i, 1 + ((i + {seat}) % 2)
               FROM generate_series(1, {games}) i"""
           for seat, offset in ((0, "0"), (1, f"1 + i % ({players} - 1)"))],
-        f"""INSERT INTO rating_changes SELECT game_id, player_id, 'crabe-vs-poulpe',
+        """INSERT INTO rating_changes SELECT game_id, player_id, 'crabe-vs-poulpe',
             substr(game_id, 2)::bigint, ended_ms, 25, 8 FROM game_players
             ON CONFLICT DO NOTHING""",
         """INSERT INTO rank_counts SELECT pool, bucket, count(*) FROM standings WHERE ranked
@@ -177,6 +177,27 @@ def queue(tickets: int, url: str) -> dict[str, float]:
             "max": waits[-1], "games": len(games)}
 
 
+def reads(args: argparse.Namespace, url: str, rng: random.Random) -> list:
+    """Leaderboard pages and profiles through `python -m service`, run by run."""
+    rows = []
+    server = serve(8394, {"DATABASE_URL": url, "REDIS_URL": REDIS_URL, "ACCESS_LOG": "0"})
+    try:
+        with httpx.Client(base_url="http://127.0.0.1:8394", timeout=30) as client:
+            boards = board_paths(url, args.requests, rng)
+            profiles = [f"/v1/players/p_{rng.randrange(1, args.players + 1):016d}"
+                        for _ in range(args.requests)]
+            timed(client, boards[:100] + profiles[:100])  # warm the caches
+            for run in range(1, args.runs + 1):
+                progress(f"run {run}: {args.requests} leaderboard pages, {args.requests}"
+                         " profiles")
+                rows.append(("leaderboard page", run, *timed(client, boards)))
+                rows.append(("player profile", run, *timed(client, profiles)))
+    finally:
+        server.terminate()
+        server.wait(15)
+    return rows
+
+
 def print_reads(args: argparse.Namespace, rows: list) -> None:
     print(f"\n{args.players:,} players, {args.games:,} rated games; {args.requests} requests"
           " a run, one at a time\n")
@@ -192,7 +213,10 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--tickets", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--parts", default="reads,rebuild,queue",
+                        help="which measures to run, comma-separated")
     args = parser.parse_args()
+    parts = set(args.parts.split(","))
     rng = random.Random(1)
     name = f"crab_players_{uuid.uuid4().hex[:8]}"
     psql(SERVER, f"CREATE DATABASE {name}")
@@ -204,24 +228,11 @@ def main() -> None:
         started = time.perf_counter()
         fill(url, args.players, args.games)
         progress(f"filled in {time.perf_counter() - started:.0f} s")
-        server = serve(8394, {"DATABASE_URL": url, "REDIS_URL": REDIS_URL, "ACCESS_LOG": "0"})
-        try:
-            with httpx.Client(base_url="http://127.0.0.1:8394", timeout=30) as client:
-                boards = board_paths(url, args.requests, rng)
-                profiles = [f"/v1/players/p_{rng.randrange(1, args.players + 1):016d}"
-                            for _ in range(args.requests)]
-                timed(client, boards[:100] + profiles[:100])  # warm the caches
-                for run in range(1, args.runs + 1):
-                    progress(f"run {run}: {args.requests} leaderboard pages, {args.requests}"
-                             " profiles")
-                    rows.append(("leaderboard page", run, *timed(client, boards)))
-                    rows.append(("player profile", run, *timed(client, profiles)))
-        finally:
-            server.terminate()
-            server.wait(15)
+        if "reads" in parts:
+            rows = reads(args, url, rng)
         print_reads(args, rows)
         rebuilds = []
-        for run in range(1, args.runs + 1):
+        for run in range(1, args.runs + 1 if "rebuild" in parts else 1):
             progress(f"run {run}: rebuilding every rating")
             done = subprocess.run([sys.executable, "-m", "service.archive", "rebuild-ratings"],
                                   cwd=ROOT, env={**os.environ, "DATABASE_URL": url},
@@ -233,15 +244,17 @@ def main() -> None:
             progress(out.strip())
         redis.Redis.from_url(REDIS_URL).flushdb()
         waits = []
-        for run in range(1, args.runs + 1):
+        for run in range(1, args.runs + 1 if "queue" in parts else 1):
             progress(f"run {run}: {args.tickets} tickets through two replicas")
             waits.append(queue(args.tickets, url))
             redis.Redis.from_url(REDIS_URL).flushdb()
     finally:
         psql(SERVER, f"DROP DATABASE {name} WITH (FORCE)")
-    print(f"\nrating rebuild, games/s: median {statistics.median(rebuilds):,.0f}"
-          f" (runs {', '.join(f'{r:,.0f}' for r in rebuilds)})\n")
-    print(f"| queue run | tickets | games | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|")
+    if rebuilds:
+        print(f"\nrating rebuild, games/s: median {statistics.median(rebuilds):,.0f}"
+              f" (runs {', '.join(f'{r:,.0f}' for r in rebuilds)})\n")
+    if waits:
+        print("| queue run | tickets | games | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|")
     for run, found in enumerate(waits, 1):
         print(f"| {run} | {args.tickets} | {found['games']} | {found['p50']:.0f} |"
               f" {found['p99']:.0f} | {found['max']:.0f} |")
