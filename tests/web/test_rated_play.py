@@ -73,7 +73,7 @@ def test_two_browsers_matched_by_the_queue_play_and_both_see_their_new_rating_an
         drained(web.url)
     join_queue(ann)
     ann.wait_for_selector(".waiting-room[data-status=waiting]")
-    ann.wait_for_function("!document.querySelector('[data-key=waited]').textContent.includes('0:00')")
+    ann.wait_for_function("() => !document.querySelector('[data-key=waited]').textContent.includes('0:00')")
     ann.screenshot(path=shots / "rated-queue.png")
     at_phone_width(ann, "rated-queue", shots)
     join_queue(bob)
@@ -105,7 +105,7 @@ def test_two_browsers_matched_by_the_queue_play_and_both_see_their_new_rating_an
     assert ann.locator(".rating-chart .landmark").count() >= 1  # AI levels on the same scale
     assert "between AI level" in ann.locator(".pool .rank").inner_text() or "AI level" in ann.locator(".pool .rank").inner_text()
     assert ann.locator(f".recent a[data-game='{game_id}']").count() == 1
-    ann.wait_for_function("document.querySelectorAll('.recent a[data-game]').length === 5")
+    ann.wait_for_function("() => document.querySelectorAll('.recent a[data-game]').length === 5")
     ann.screenshot(path=shots / "profile.png", full_page=True)
     at_phone_width(ann, "profile", shots)
 
@@ -180,7 +180,7 @@ def test_the_players_name_changes_on_its_profile_and_on_the_server(web, browser)
     player = make_player(page, "Before")
     page.locator("[data-key=player-name]").fill("After")
     page.locator("[data-key=rename]").click()
-    page.wait_for_function("document.querySelector('form.rename [role=status]').textContent === 'Saved.'")
+    page.wait_for_function("() => document.querySelector('form.rename [role=status]').textContent === 'Saved.'")
     assert httpx.get(f"{web.url}/v1/players/{player['id']}").json()["name"] == "After"
     assert player_of(page)["name"] == "After"
     assert page.errors == []

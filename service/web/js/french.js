@@ -18,6 +18,8 @@ function both(english, theirs, mine) {
 
 // -- the page, the start, joining, inviting ------------------------------------------
 add({
+  "Rated: the result moves your rating (and there are no hints)":
+    "Partie classée : le résultat change votre cote (et il n’y a pas d’indices)",
   "Language": "Langue",
   "Shuffling the cards…": "On mélange les cartes…",
   "Back to the start": "Retour à l'accueil",

@@ -20,7 +20,7 @@ const CLOCKS = [["No clock", null], ["30 s a turn", 30], ["2 min a turn", 120], 
 export function openStart(root) {
   // Each game's creation options are kept apart, so that switching games loses none.
   const form = { game: games()[0].name, players: 3, options: Object.fromEntries(games().map((g) => [g.name, { ...g.options?.defaults }])),
-                 seats: [], clock: null, onTimeout: "ai", listed: false, name: playerName() };
+                 seats: [], clock: null, onTimeout: "ai", listed: false, rated: false, name: playerName() };
   let error = "";
   let busy = false;
   let waiting = null;
@@ -66,6 +66,7 @@ export function openStart(root) {
     if (chosen().options) body.options = { ...form.options[form.game] };
     if (form.clock) Object.assign(body, { turn_seconds: form.clock, on_timeout: form.onTimeout });
     if (seats.some((s) => s.type === "open")) body.listed = form.listed;
+    body.rated = form.rated;  // casual unless asked: a rated game has no hints
     return body;
   }
 
@@ -129,7 +130,9 @@ export function openStart(root) {
       form.seats.some((s) => s.type === "friend")
         ? h("label.check", {}, h("input", { type: "checkbox", checked: form.listed, "data-key": "listed", onchange: (e) => { form.listed = e.target.checked; } }),
             " ", t("Also list it for anyone to join (else only those with a link)"))
-        : null);
+        : null,
+      h("label.check", {}, h("input", { type: "checkbox", checked: form.rated, "data-key": "rated", onchange: (e) => { form.rated = e.target.checked; } }),
+        " ", t("Rated: the result moves your rating (and there are no hints)")));
   }
 
   function clockFieldset() {
