@@ -17,6 +17,7 @@ import time
 
 import msgspec
 
+from service.background import Background
 from service.robots import Robots
 from service.schemas import Budget
 from service.sessions import GameNotFound, Session, Sessions
@@ -28,18 +29,10 @@ TICK_SECONDS = 0.25
 TIMEOUT_BUDGET = Budget(iterations=300)  # the AI's move for an absent seat: quick and sound
 
 
-class Clocks:
+class Clocks(Background):
     def __init__(self, sessions: Sessions, robots: Robots) -> None:
         self.sessions = sessions
         self.robots = robots
-        self._task: asyncio.Task | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
 
     async def _run(self) -> None:
         while True:

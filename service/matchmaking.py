@@ -22,6 +22,7 @@ from typing import Literal
 import msgspec
 
 import core
+from service.background import Background
 from service import ratings
 from service.archive.players import Player
 from service.meta import Clock, Meta
@@ -93,12 +94,11 @@ def nearest_level(pool: str, mu: float) -> int:
     return min(known, key=lambda level: abs(known[level].mu - mu)) if known else 3
 
 
-class Matchmaker:
+class Matchmaker(Background):
     def __init__(self, sessions: Sessions, robots: Robots) -> None:
         self.sessions = sessions
         self.store = sessions.store
         self.robots = robots
-        self._task: asyncio.Task | None = None
 
     # -- tickets ---------------------------------------------------------------------
 
@@ -198,13 +198,6 @@ class Matchmaker:
         return session
 
     # -- every replica's passes ---------------------------------------------------------
-
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
 
     async def _run(self) -> None:
         tables = [(game, players) for game in core.GAMES for players in core.PLAYERS[game]]
