@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select, tuple_
+from sqlalchemy import and_, case, func, or_, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -121,18 +121,18 @@ class Players:
                       ) -> tuple[Player, list[dict[str, Any]]] | None:
         """The player and its standing in each pool it has played in (AI levels: all),
         each with its rank and, with history, its last rated games' ratings (oldest
-        first): two queries over one connection, however many pools."""
+        first): one query, however many pools."""
         async def run(conn: AsyncConnection) -> Any:
             rows = list((await conn.execute(
-                select(players, *[column.label(f"s_{column.name}") for column in standings.c])
+                select(players, *[column.label(f"s_{column.name}") for column in standings.c],
+                       _rank_of_row().label("s_rank"))
                 .outerjoin(standings, standings.c.player_id == players.c.id)
                 .where(players.c.id == player_id).order_by(standings.c.pool))).mappings())
             if not rows:
                 return None
             found = [{column.name: row[f"s_{column.name}"] for column in standings.c}
-                     for row in rows if row["s_pool"] is not None]
-            for standing, rank in zip(found, await _ranks(conn, found)):
-                standing["rank"] = rank
+                     | {"rank": row["s_rank"]} for row in rows if row["s_pool"] is not None]
+            for standing in found:
                 standing["history"] = [
                     {"game_id": game_id, "ended_ms": ended_ms, "mu": mu, "sigma": sigma}
                     for game_id, ended_ms, mu, sigma in json.loads(standing["recent"])[-history:]
@@ -179,26 +179,20 @@ class Players:
         return await self.archive.run(run)
 
 
-async def _ranks(conn: AsyncConnection, found: list[dict[str, Any]]) -> list[int | None]:
-    """Each standing's rank (None if not ranked), in one query: 1 + the ranked standings
-    above it (a higher value, or an equal one and a higher id: the leaderboards' order),
-    summed from the buckets above and counted within its own."""
-    ranked = [standing for standing in found if standing["ranked"]]
-    if not ranked:
-        return [None] * len(found)
-    parts = []
-    for standing in ranked:
-        parts.append(select(func.coalesce(func.sum(rank_counts.c.ranked), 0)).where(
-            rank_counts.c.pool == standing["pool"], rank_counts.c.bucket > standing["bucket"]
-        ).scalar_subquery())
-        parts.append(select(func.count()).select_from(standings).where(
-            standings.c.pool == standing["pool"], standings.c.ranked == True,  # noqa: E712
-            standings.c.bucket == standing["bucket"],
-            tuple_(standings.c.conservative, standings.c.player_id)
-            > tuple_(standing["conservative"], standing["player_id"])).scalar_subquery())
-    counts = list((await conn.execute(select(*parts))).one())
-    above = iter(1 + higher + beside for higher, beside in zip(counts[::2], counts[1::2]))
-    return [next(above) if standing["ranked"] else None for standing in found]
+def _rank_of_row() -> Any:
+    """The rank of the standings row of its query (null if not ranked): 1 + the ranked
+    standings above it (a higher value, or an equal one and a higher id: the
+    leaderboards' order), summed from the buckets above and counted within its own."""
+    other = standings.alias("other")
+    higher = select(func.coalesce(func.sum(rank_counts.c.ranked), 0)).where(
+        rank_counts.c.pool == standings.c.pool, rank_counts.c.bucket > standings.c.bucket
+    ).scalar_subquery()
+    beside = select(func.count()).select_from(other).where(
+        other.c.pool == standings.c.pool, other.c.ranked == True,  # noqa: E712
+        other.c.bucket == standings.c.bucket,
+        tuple_(other.c.conservative, other.c.player_id)
+        > tuple_(standings.c.conservative, standings.c.player_id)).scalar_subquery()
+    return case((standings.c.ranked == True, 1 + higher + beside), else_=None)  # noqa: E712
 
 
 def _player(row: Any) -> Player:
