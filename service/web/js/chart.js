@@ -2,12 +2,12 @@
 // (mu - 3 sigma) after each rated game, the band up to mu, and the AI levels as dashed
 // landmarks, so that a player sees where it stands on their scale.
 
-import { decimal, pick } from "./lang.js";
+import { decimal, localized } from "./lang.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const W = 320, H = 140, LEFT = 34, RIGHT = 44, TOP = 10, BOTTOM = 18;
 
-const T = pick({
+const T = localized({
   en: { title: "Rating after each rated game", games: (n) => `${n} game${n === 1 ? "" : "s"}`, start: "start" },
   fr: { title: "Cote après chaque partie classée", games: (n) => `${n} partie${n === 1 ? "" : "s"}`, start: "début" },
 });

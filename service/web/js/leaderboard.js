@@ -5,11 +5,11 @@
 
 import { api } from "./api.js";
 import { h, patch } from "./dom.js";
-import { decimal, pick } from "./lang.js";
+import { decimal, localized } from "./lang.js";
 import { currentPlayer } from "./player.js";
 import { RANKED_AFTER, playerLabel, poolTitle, provisionalMark, rankText, rating } from "./pools.js";
 
-const T = pick({
+const T = localized({
   en: {
     title: "Leaderboards", loading: "Reading the leaderboard…", rank: "Rank", player: "Player", rating: "Rating",
     mu: "μ", sigma: "σ", games: "Rated games", more: "More players", you: "you", ai: "AI", fixed: "fixed",

@@ -4,12 +4,12 @@
 // binds the seats this browser takes, so that its games are rated when they can be.
 
 import { api } from "./api.js";
-import { pick } from "./lang.js";
+import { localized } from "./lang.js";
 import { playerName, setPlayerName } from "./saved.js";
 
 const KEY = "crab-table.player";
 
-const T = pick({
+const T = localized({
   en: { guest: (n) => `Player ${n}` },
   fr: { guest: (n) => `Joueur ${n}` },
 });

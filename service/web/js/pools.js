@@ -4,14 +4,14 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { gameOf } from "./games.js";
-import { decimal, pick } from "./lang.js";
+import { decimal, localized } from "./lang.js";
 
 // service/archive/standings.py RANKED_AFTER: rated games before a leaderboard shows a player.
 export const RANKED_AFTER = 5;
 // OpenSkill's newcomer (mu 25, sigma 25/3): every player's rating before its first rated game.
 export const NEWCOMER = { mu: 25, sigma: 25 / 3 };
 
-const T = pick({
+const T = localized({
   en: {
     players: (counts) => counts.length === 1 ? `${counts[0]} players` : `${counts[0]}–${counts.at(-1)} players`,
     level: (n) => `AI level ${n}`,

@@ -7,11 +7,11 @@ import { api } from "./api.js";
 import { h, patch } from "./dom.js";
 import { ratingChart } from "./chart.js";
 import { gameOf } from "./games.js";
-import { decimal, pick, when } from "./lang.js";
+import { decimal, localized, when } from "./lang.js";
 import { currentPlayer, ensurePlayer, renamePlayer } from "./player.js";
 import { NEWCOMER, levelRatings, placeAmongLevels, playerLabel, poolTitle, provisionalMark, rankText, rating } from "./pools.js";
 
-const T = pick({
+const T = localized({
   en: {
     brand: "Crab Table", loading: "Reading the profile…", yours: "Your profile", theirs: "Profile",
     none: "This browser has no player yet: it gets one when you play, or now.", make: "Make my player",

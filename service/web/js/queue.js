@@ -9,7 +9,7 @@ import { api } from "./api.js";
 import { h, patch } from "./dom.js";
 import { icon } from "./cards.js";
 import { gameOf, games } from "./games.js";
-import { decimal, pick } from "./lang.js";
+import { decimal, localized } from "./lang.js";
 import { currentPlayer, ensurePlayer } from "./player.js";
 import { poolTitle } from "./pools.js";
 import { remember, playerName } from "./saved.js";
@@ -17,7 +17,7 @@ import { remember, playerName } from "./saved.js";
 const POLL_MS = 1000;
 const FILLS = [null, 10, 30, 60];
 
-const T = pick({
+const T = localized({
   en: {
     title: "Play a rated game", intro: "Meet players of your strength. Rated games change your rating; the AI levels are on the same scale.",
     game: "Game", players: "Players", fill: "If nobody comes", noFill: "keep waiting for people",

@@ -4,14 +4,14 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { decimal, pick } from "./lang.js";
+import { decimal, localized } from "./lang.js";
 import { currentPlayer } from "./player.js";
 import { NEWCOMER, conservative, poolTitle, provisionalMark, rankText, rating } from "./pools.js";
 
 const TRIES = 30;
 const TRY_MS = 1000;
 
-const T = pick({
+const T = localized({
   en: { waiting: "Rated game: your new rating is on its way…", late: "Your new rating is not in yet: see your profile in a moment.",
         rating: "Your rating", profile: "Your profile", board: "Leaderboard", unrated: "This game was not rated." },
   fr: { waiting: "Partie classée : votre nouvelle cote arrive…", late: "Votre nouvelle cote n’est pas encore là : voyez votre profil dans un instant.",
