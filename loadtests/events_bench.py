@@ -177,6 +177,7 @@ class Bench:
         self.tables: list[Table] = []
         self.retired: list[Table] = []
         self.moves = self.rejected = self.skipped_ticks = self.stream_errors = 0
+        self.refusals: Counter = Counter()  # why moves were refused, by status and detail
         self.events = 0
         # data bytes and events by (a delta event?, a spectator's?)
         self.data_bytes: Counter = Counter()
@@ -282,6 +283,7 @@ class Bench:
             self.moves += 1
         else:
             self.rejected += 1
+            self.refusals[f"{response.status} {answer.get('detail', answer)}"[:160]] += 1
         table.in_flight = False
 
     async def play(self, seconds: float) -> None:
@@ -457,6 +459,7 @@ async def run(args: argparse.Namespace, replicas: list[Replica]) -> dict:
     return {
         "streams": len(bench.streams()), "games": args.games, "rate": args.rate,
         "seconds": args.seconds, "moves": bench.moves, "rejected": bench.rejected,
+        "refusals": dict(bench.refusals.most_common(5)),
         "skipped_ticks": bench.skipped_ticks, "stream_errors": bench.stream_errors,
         "settled": settled, "games_finished": len(bench.retired),
         "gaps": sum(s.gaps for t in bench.tables + bench.retired for s in t.streams),
@@ -575,6 +578,8 @@ def print_report(result: dict) -> None:
           f" ({result['rejected']} rejected, {result['games_finished']} games finished and"
           f" replaced), stream errors {result['stream_errors']}, gaps {result['gaps']},"
           f" all delivered: {result['settled']}")
+    for refusal, count in result["refusals"].items():
+        print(f"  refused {count} times: {refusal}")
     print(f"{'commit-to-delivery (ms)':34} {'events':>8} {'p50':>7} {'p99':>7} {'max':>7}")
     for name, key in (("from the POST sent", "latency_from_sent_ms"),
                       ("from the POST's response", "latency_from_response_ms"),
