@@ -696,13 +696,19 @@ def print_report(result: dict) -> None:
               f" fan-out lag observations +{row['fan_out_lag_observations']:.0f}")
 
 
-def free_ports(count: int) -> list[int]:
-    sockets = [socket.socket() for _ in range(count)]
-    for sock in sockets:
-        sock.bind(("127.0.0.1", 0))
-    ports = [sock.getsockname()[1] for sock in sockets]
-    for sock in sockets:
-        sock.close()
+def free_ports(count: int, first: int) -> list[int]:
+    """count ports from first up that nothing listens on now."""
+    ports: list[int] = []
+    port = first
+    while len(ports) < count:
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                pass
+            else:
+                ports.append(port)
+        port += 1
     return ports
 
 
@@ -720,6 +726,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--replicas", type=int, default=2, help="replicas to start")
     parser.add_argument("--delta", action="store_true",
                         help="streams ask for delta events (?delta=true)")
+    parser.add_argument("--first-port", type=int, default=8200,
+                        help="the replicas listen on the first free ports from this one")
     parser.add_argument("--url", action="append", help="use this replica (once per replica)")
     parser.add_argument("--pid", action="append", type=int, help="their pids, for RSS")
     parser.add_argument("--out", type=Path, default=Path("loadtest-results/events_bench.json"))
@@ -733,7 +741,7 @@ def main(argv: list[str] | None = None) -> int:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         replicas = [Replica.start(port, redis_url, args.out.with_suffix(f".replica{n}.log"),
                                   args.tracemalloc)
-                    for n, port in enumerate(free_ports(args.replicas))]
+                    for n, port in enumerate(free_ports(args.replicas, args.first_port))]
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("terminated"))  # replicas stop too
     try:
         result = asyncio.run(run(args, replicas))
