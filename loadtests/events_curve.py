@@ -117,8 +117,8 @@ def plot(args: argparse.Namespace) -> None:
     memory.legend(loc="center", bbox_to_anchor=(0.5, 0.6))
     for axes in (latency, memory):
         axes.grid(alpha=0.3)
-    figure.suptitle("medians of each size's runs (their load averages: docs/benchmarks.md)",
-                    fontsize=9)
+    figure.suptitle(args.note or "medians of each size's runs (their load averages:"
+                    " docs/benchmarks.md)", fontsize=9)
     figure.tight_layout()
     figure.savefig(args.plot, dpi=100)
     print(f"wrote {args.plot}")
@@ -133,6 +133,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--out", type=Path, default=Path("loadtest-results/curve"))
     parser.add_argument("--plot", type=Path, help="draw the PNG from --out's results")
+    parser.add_argument("--note", help="the plot's subtitle (say when and under what load)")
     parser.add_argument("--table", action="store_true", help="print the table of --out's results")
     args = parser.parse_args()
     if args.plot:
