@@ -173,6 +173,17 @@ class Table:
                 and s.game is not None and s.game["legal_moves"]]
 
 
+# What a browser's EventSource sends besides Host (Chromium's, less cookies): the server
+# keeps a stream's request headers for its life, so they are part of its memory.
+BROWSER_HEADERS = (
+    "Connection: keep-alive", "Accept: text/event-stream", "Cache-Control: no-cache",
+    "User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)"
+    " Chrome/120.0.0.0 Safari/537.36", "Accept-Encoding: gzip, deflate, br",
+    "Accept-Language: en-US,en;q=0.9", "Origin: http://127.0.0.1:8000",
+    "Referer: http://127.0.0.1:8000/play", "Sec-Fetch-Mode: cors", "Sec-Fetch-Site: same-origin",
+    "Sec-Fetch-Dest: empty")
+
+
 class EventsClient(asyncio.Protocol):
     """One event stream's HTTP/1.1 client, on the bare transport: the request, then the
     chunked body parsed as it arrives, each event timestamped in the data_received call
@@ -192,8 +203,8 @@ class EventsClient(asyncio.Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:
         self.transport = transport
         target = self.url.path + (f"?{self.url.query}" if self.url.query else "")
-        lines = [f"GET {target} HTTP/1.1", f"Host: {self.url.netloc}",
-                 "Accept: text/event-stream", *(f"{k}: {v}" for k, v in self.headers.items())]
+        lines = [f"GET {target} HTTP/1.1", f"Host: {self.url.netloc}", *BROWSER_HEADERS,
+                 *(f"{k}: {v}" for k, v in self.headers.items())]
         transport.write(("\r\n".join(lines) + "\r\n\r\n").encode())
 
     def data_received(self, data: bytes) -> None:

@@ -44,10 +44,21 @@ class LateBodies(Litestar):
         await super().__call__(scope, receive, send)
         if scope.get(LATE_BODY) is not None:  # inline, not send_late_body: a frame fewer
             scope.pop("state", None)  # the framework's caches of this request
+            _forget_headers(scope)
             try:  # (the bound method called at once, not kept in this frame)
                 await scope.pop(LATE_BODY)(send, receive)
             finally:
                 _done(scope)
+
+
+def _forget_headers(scope: Scope) -> None:
+    """Empties the request's header list, read by nobody once the response has started:
+    the server keeps it (in the scope and in its protocol, one list) for the connection's
+    life, and a browser's EventSource sends about 1 KB of them (User-Agent, Accept-*,
+    Sec-Fetch-*, Referer, cookies: 1.8 KiB of every idle stream, measured)."""
+    headers = scope.get("headers")
+    if isinstance(headers, list):
+        headers.clear()
 
 
 async def send_late_body(scope: Scope, receive: Receive, send: Send) -> None:
