@@ -177,8 +177,8 @@ class Table:
 # keeps a stream's request headers for its life, so they are part of its memory.
 BROWSER_HEADERS = (
     "Connection: keep-alive", "Accept: text/event-stream", "Cache-Control: no-cache",
-    "User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)"
-    " Chrome/120.0.0.0 Safari/537.36", "Accept-Encoding: gzip, deflate, br",
+    ("User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)"
+     " Chrome/120.0.0.0 Safari/537.36"), "Accept-Encoding: gzip, deflate, br",
     "Accept-Language: en-US,en;q=0.9", "Origin: http://127.0.0.1:8000",
     "Referer: http://127.0.0.1:8000/play", "Sec-Fetch-Mode: cors", "Sec-Fetch-Site: same-origin",
     "Sec-Fetch-Dest: empty")
