@@ -48,9 +48,12 @@ import time
 import tracemalloc
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import aiohttp
+import msgspec
 import redis
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -170,6 +173,95 @@ class Table:
                 and s.game is not None and s.game["legal_moves"]]
 
 
+# What a browser's EventSource sends besides Host (Chromium's, less cookies): the server
+# keeps a stream's request headers for its life, so they are part of its memory.
+BROWSER_HEADERS = (
+    "Connection: keep-alive", "Accept: text/event-stream", "Cache-Control: no-cache",
+    ("User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)"
+     " Chrome/120.0.0.0 Safari/537.36"), "Accept-Encoding: gzip, deflate, br",
+    "Accept-Language: en-US,en;q=0.9", "Origin: http://127.0.0.1:8000",
+    "Referer: http://127.0.0.1:8000/play", "Sec-Fetch-Mode: cors", "Sec-Fetch-Site: same-origin",
+    "Sec-Fetch-Dest: empty")
+
+
+class EventsClient(asyncio.Protocol):
+    """One event stream's HTTP/1.1 client, on the bare transport: the request, then the
+    chunked body parsed as it arrives, each event timestamped in the data_received call
+    that completed it. (aiohttp's response, its reader and the task reading lines held
+    10,000 streams at a client-side loop lag whose p99 reached 40 ms; this costs one
+    object and a buffer a stream.)"""
+
+    def __init__(self, bench: "Bench", stream: Stream, url, headers: dict[str, str],
+                 done: asyncio.Future) -> None:
+        self.bench, self.stream, self.url, self.headers, self.done = \
+            bench, stream, url, headers, done
+        self.raw = b""        # bytes received and not yet parsed
+        self.body = b""       # the body's bytes (chunk framing removed), not yet an event
+        self.head = True      # the status line and headers come first
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:
+        self.transport = transport
+        target = self.url.path + (f"?{self.url.query}" if self.url.query else "")
+        lines = [f"GET {target} HTTP/1.1", f"Host: {self.url.netloc}", *BROWSER_HEADERS,
+                 *(f"{k}: {v}" for k, v in self.headers.items())]
+        transport.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+
+    def data_received(self, data: bytes) -> None:
+        now = time.perf_counter()
+        self.raw += data
+        if self.head:
+            end = self.raw.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status = self.raw[:end].split(b" ", 2)[1]
+            if status != b"200":
+                self._fail(ConnectionError(f"{status.decode()} {self.raw[end + 4:][:200]!r}"))
+                return
+            self.raw, self.head = self.raw[end + 4:], False
+        while True:  # whole chunks only: "size\r\n" data "\r\n"
+            line = self.raw.find(b"\r\n")
+            if line < 0:
+                break
+            size = int(self.raw[:line], 16)
+            if len(self.raw) < line + 2 + size + 2:
+                break
+            if size == 0:  # the body's end: the game is over
+                self._finish(None)
+                return
+            self.body += self.raw[line + 2:line + 2 + size]
+            self.raw = self.raw[line + 2 + size + 2:]
+        while (end := self.body.find(b"\n\n")) >= 0:
+            event, self.body = self.body[:end], self.body[end + 2:]
+            self._event(event, now)
+
+    def _event(self, event: bytes, now: float) -> None:
+        version, kind, data = None, b"game", None
+        for line in event.split(b"\n"):
+            if line.startswith(b"id: "):
+                version = int(line[4:])
+            elif line.startswith(b"event: "):
+                kind = line[7:]
+            elif line.startswith(b"data: "):
+                data = line[6:]
+        if version is not None and data is not None:  # (a keep-alive is a comment)
+            self.bench.received(self.stream, kind, version, data, now)
+
+    def _fail(self, error: Exception) -> None:
+        self._finish(error)
+        self.transport.close()
+
+    def _finish(self, error: Exception | None) -> None:
+        if not self.done.done():
+            if error is None:
+                self.done.set_result(None)
+            else:
+                self.done.set_exception(error)
+
+    def connection_lost(self, error: Exception | None) -> None:
+        self._finish(error or ConnectionError("the stream closed before its end"))
+
+
 class Bench:
     def __init__(self, args: argparse.Namespace, replicas: list[Replica]) -> None:
         self.args, self.replicas = args, replicas
@@ -177,6 +269,7 @@ class Bench:
         self.tables: list[Table] = []
         self.retired: list[Table] = []
         self.moves = self.rejected = self.skipped_ticks = self.stream_errors = 0
+        self.refusals: Counter = Counter()  # why moves were refused, by status and detail
         self.events = 0
         # data bytes and events by (a delta event?, a spectator's?)
         self.data_bytes: Counter = Counter()
@@ -188,7 +281,6 @@ class Bench:
         self.followers: list[asyncio.Task] = []
         self.last_error = ""
         self.http: aiohttp.ClientSession | None = None
-        self.streams_http: aiohttp.ClientSession | None = None
 
     # --- games and streams -------------------------------------------------------------
 
@@ -208,51 +300,50 @@ class Bench:
 
     async def follow(self, stream: Stream) -> None:
         """Reads a stream to its end, resuming with Last-Event-ID if it drops."""
+        loop = asyncio.get_running_loop()
         while not stream.ended:
             headers = {}
             if stream.seat is not None:
                 headers["Authorization"] = f"Bearer {stream.table.tokens[stream.seat]}"
             if stream.version >= 0:
                 headers["Last-Event-ID"] = str(stream.version)
-            url = f"{self.replicas[stream.replica].url}/v1/games/{stream.table.id}/events"
-            if self.args.delta:
-                url += "?delta=true"
+            url = urlsplit(f"{self.replicas[stream.replica].url}/v1/games/{stream.table.id}"
+                           f"/events{'?delta=true' if self.args.delta else ''}")
+            done = loop.create_future()
+            transport = None
             try:
-                async with self.streams_http.get(url, headers=headers) as response:
-                    if response.status != 200:
-                        raise aiohttp.ClientError(f"{response.status} {await response.text()}")
-                    await self.read_events(stream, response)
+                transport, _ = await loop.create_connection(
+                    partial(EventsClient, self, stream, url, headers, done),
+                    url.hostname, url.port)
+                await done
                 stream.ended = True
-            except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+            except (OSError, ConnectionError) as error:
                 self.stream_errors += 1
                 self.last_error = repr(error)[:200]
                 await asyncio.sleep(0.1)
+            finally:
+                if transport is not None:
+                    transport.close()
 
-    async def read_events(self, stream: Stream, response: aiohttp.ClientResponse) -> None:
-        version, kind = None, b"game"
-        async for raw in response.content:
-            if raw.startswith(b"id: "):
-                version = int(raw[4:])
-            elif raw.startswith(b"event: "):
-                kind = raw[7:].strip()
-            elif raw.startswith(b"data: ") and version is not None:
-                if stream.version >= 0:  # a stream's first event is the whole body anyway
-                    self.data_bytes[kind == b"delta", stream.seat is None] += len(raw) - 7
-                    self.data_events[kind == b"delta", stream.seat is None] += 1
-                now = time.perf_counter()
-                if stream.version >= 0 and version != stream.version + 1:
-                    stream.gaps += 1
-                stream.version = version
-                stream.arrivals.append((version, now))
-                self.events += 1
-                self.events_by_replica[stream.replica] += 1
-                self.recent.append((stream.table, version, now))
-                if stream.seat is not None:  # a frontend's prompt; spectators: not decoded
-                    data = json.loads(raw[6:])
-                    stream.game = patches.apply(stream.game, data["patch"]) \
-                        if kind == b"delta" else data["game"]
-                    if stream.game["status"] == "over":
-                        stream.table.over = True
+    def received(self, stream: Stream, kind: bytes, version: int, data: bytes,
+                 now: float) -> None:
+        """One event of stream, its data line's payload data, arrived at now."""
+        if stream.version >= 0:  # a stream's first event is the whole body anyway
+            self.data_bytes[kind == b"delta", stream.seat is None] += len(data)
+            self.data_events[kind == b"delta", stream.seat is None] += 1
+            if version != stream.version + 1:
+                stream.gaps += 1
+        stream.version = version
+        stream.arrivals.append((version, now))
+        self.events += 1
+        self.events_by_replica[stream.replica] += 1
+        self.recent.append((stream.table, version, now))
+        if stream.seat is not None:  # a frontend's prompt; spectators: not decoded
+            event = msgspec.json.decode(data)
+            stream.game = patches.apply(stream.game, event["patch"]) \
+                if kind == b"delta" else event["game"]
+            if stream.game["status"] == "over":
+                stream.table.over = True
 
     async def open_tables(self, tables: list[Table]) -> None:
         for table in tables:
@@ -282,6 +373,7 @@ class Bench:
             self.moves += 1
         else:
             self.rejected += 1
+            self.refusals[f"{response.status} {answer.get('detail', answer)}"[:160]] += 1
         table.in_flight = False
 
     async def play(self, seconds: float) -> None:
@@ -419,12 +511,9 @@ async def measure_rss(replicas: list[Replica]) -> list[int | None]:
 async def run(args: argparse.Namespace, replicas: list[Replica]) -> dict:
     started = time.perf_counter()
     phase = ["start"]
-    timeout = aiohttp.ClientTimeout(total=None, sock_read=None)
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=64)) as http, \
-            aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0),
-                                  timeout=timeout) as streams_http:
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=64)) as http:
         bench = Bench(args, replicas)
-        bench.http, bench.streams_http = http, streams_http
+        bench.http = http  # the moves and the replicas' reports; streams: EventsClient
         await wait_ready(replicas, http)
         tasks = [asyncio.create_task(reporter(bench, phase, started)),
                  asyncio.create_task(bench.probe_loop_lag())]
@@ -457,6 +546,7 @@ async def run(args: argparse.Namespace, replicas: list[Replica]) -> dict:
     return {
         "streams": len(bench.streams()), "games": args.games, "rate": args.rate,
         "seconds": args.seconds, "moves": bench.moves, "rejected": bench.rejected,
+        "refusals": dict(bench.refusals.most_common(5)),
         "skipped_ticks": bench.skipped_ticks, "stream_errors": bench.stream_errors,
         "settled": settled, "games_finished": len(bench.retired),
         "gaps": sum(s.gaps for t in bench.tables + bench.retired for s in t.streams),
@@ -575,6 +665,8 @@ def print_report(result: dict) -> None:
           f" ({result['rejected']} rejected, {result['games_finished']} games finished and"
           f" replaced), stream errors {result['stream_errors']}, gaps {result['gaps']},"
           f" all delivered: {result['settled']}")
+    for refusal, count in result["refusals"].items():
+        print(f"  refused {count} times: {refusal}")
     print(f"{'commit-to-delivery (ms)':34} {'events':>8} {'p50':>7} {'p99':>7} {'max':>7}")
     for name, key in (("from the POST sent", "latency_from_sent_ms"),
                       ("from the POST's response", "latency_from_response_ms"),
@@ -615,13 +707,19 @@ def print_report(result: dict) -> None:
               f" fan-out lag observations +{row['fan_out_lag_observations']:.0f}")
 
 
-def free_ports(count: int) -> list[int]:
-    sockets = [socket.socket() for _ in range(count)]
-    for sock in sockets:
-        sock.bind(("127.0.0.1", 0))
-    ports = [sock.getsockname()[1] for sock in sockets]
-    for sock in sockets:
-        sock.close()
+def free_ports(count: int, first: int) -> list[int]:
+    """count ports from first up that nothing listens on now."""
+    ports: list[int] = []
+    port = first
+    while len(ports) < count:
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                pass
+            else:
+                ports.append(port)
+        port += 1
     return ports
 
 
@@ -639,6 +737,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--replicas", type=int, default=2, help="replicas to start")
     parser.add_argument("--delta", action="store_true",
                         help="streams ask for delta events (?delta=true)")
+    parser.add_argument("--first-port", type=int, default=8200,
+                        help="the replicas listen on the first free ports from this one")
     parser.add_argument("--url", action="append", help="use this replica (once per replica)")
     parser.add_argument("--pid", action="append", type=int, help="their pids, for RSS")
     parser.add_argument("--out", type=Path, default=Path("loadtest-results/events_bench.json"))
@@ -652,7 +752,7 @@ def main(argv: list[str] | None = None) -> int:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         replicas = [Replica.start(port, redis_url, args.out.with_suffix(f".replica{n}.log"),
                                   args.tracemalloc)
-                    for n, port in enumerate(free_ports(args.replicas))]
+                    for n, port in enumerate(free_ports(args.replicas, args.first_port))]
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("terminated"))  # replicas stop too
     try:
         result = asyncio.run(run(args, replicas))

@@ -25,9 +25,9 @@ HERE = Path(__file__).resolve().parent
 
 def run(args: argparse.Namespace) -> None:
     args.out.mkdir(parents=True, exist_ok=True)
-    for streams in args.streams:
-        for replicas in args.replicas:
-            for number in range(1, args.runs + 1):
+    for number in range(1, args.runs + 1):  # a round of every size, then the next round:
+        for streams in args.streams:        # the machine's load varies, and so every size
+            for replicas in args.replicas:  # gets runs from every part of the session
                 out = args.out / f"streams{streams}-replicas{replicas}-run{number}.json"
                 load = os.getloadavg()[0]
                 command = [sys.executable, str(HERE / "events_bench.py"), "--streams",
@@ -62,16 +62,28 @@ def row(streams: int, replicas: int, runs: list[dict]) -> str:
     delivered = all(r["settled"] and r["gaps"] == 0 and r["stream_errors"] == 0 for r in runs)
     full = max((c["full_max_ms"] for r in runs for c in r["full_collections"] or []),
                default=float("nan"))
+    within = statistics.median(within_5_ms(r) for r in runs)
+    lag = statistics.median(r["client_loop_lag_ms"]["p99"] for r in runs)
+    cpu = statistics.median(r["server_cpu_ms_per_event"] for r in runs)
     return (f"| {streams:,} | {replicas} | {len(runs)} | {median('latency_from_sent_ms', 'p50'):.1f}"
             f" / **{median('latency_from_sent_ms', 'p99'):.1f}** /"
             f" {median('latency_from_sent_ms', 'max'):.1f} ms"
             f" | {median('latency_from_response_ms', 'p99'):.1f} ms | **{kib:.1f}**"
-            f" | {full:.2f} ms | {'yes' if delivered else 'NO'} | {loads} |")
+            f" | {full:.2f} ms | {within:.1%} | {cpu:.3f} ms | {lag:.1f} ms | {'yes' if delivered else 'NO'}"
+            f" | {loads} |")
+
+
+def within_5_ms(result: dict) -> float:
+    """The share of events the replicas sent within 5 ms of their commit (their own
+    crab_event_fan_out_lag_seconds, over the play phase)."""
+    out = sum(m["lag_buckets"].get("lag_le_0.005", 0) for m in result["metrics"])
+    return out / max(1, sum(m["lag_buckets"].get("lag_le_+Inf", 0) for m in result["metrics"]))
 
 
 HEADER = ("| streams | replicas | runs | from POST sent p50 / p99 / max | from response p99"
-          " | KiB per idle stream | longest full collection | all delivered | load average"
-          " before |\n|---|---|---|---|---|---|---|---|---|")
+          " | KiB per idle stream | longest full collection | server: sent within 5 ms"
+          " | server CPU per event | client loop lag p99 | all delivered | load average"
+          " before |\n|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def plot(args: argparse.Namespace) -> None:
@@ -105,8 +117,8 @@ def plot(args: argparse.Namespace) -> None:
     memory.legend(loc="center", bbox_to_anchor=(0.5, 0.6))
     for axes in (latency, memory):
         axes.grid(alpha=0.3)
-    figure.suptitle("medians of each size's runs (their load averages: docs/benchmarks.md)",
-                    fontsize=9)
+    figure.suptitle(args.note or "medians of each size's runs (their load averages:"
+                    " docs/benchmarks.md)", fontsize=9)
     figure.tight_layout()
     figure.savefig(args.plot, dpi=100)
     print(f"wrote {args.plot}")
@@ -121,6 +133,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--out", type=Path, default=Path("loadtest-results/curve"))
     parser.add_argument("--plot", type=Path, help="draw the PNG from --out's results")
+    parser.add_argument("--note", help="the plot's subtitle (say when and under what load)")
     parser.add_argument("--table", action="store_true", help="print the table of --out's results")
     args = parser.parse_args()
     if args.plot:

@@ -30,7 +30,7 @@ from service.collector import Collector
 from service.events import Hub
 from service.limits import Limit, RateLimits, trusted_proxies
 from service.lobby import Lobby
-from service.observe import STATS, late_bodies, metrics, observer
+from service.observe import STATS, LateBodies, metrics, observer
 from service.openapi import SWAGGER_ASSETS, openapi_config
 from service.problems import HANDLERS
 from service.robots import Robots
@@ -98,7 +98,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         await store.close()
         await archive.close()
 
-    app = Litestar(
+    app = LateBodies(
         route_handlers=[GamesController, ArchiveController, LobbyController, EventsController,
                         HealthController, PlayersController, LeaderboardsController,
                         QueueController,
@@ -124,7 +124,6 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         on_shutdown=[close_store],
         logging_config=None)
     app.state.settings = settings
-    app.asgi_handler = late_bodies(app.asgi_handler)  # event streams' bodies (service/observe.py)
     if settings.debug_gc:
         debug.LOG.install()
     if settings.cors_origins:  # around the router, as Litestar's own CORS: every answer has it

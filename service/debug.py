@@ -4,7 +4,8 @@ Off by default, and then nothing here runs. On, a `gc.callbacks` hook times ever
 collection, and `GET /debug/gc` (not in the OpenAPI document) answers with the recent
 collections, the collector's counters and how many objects it tracks; `?types=N` adds
 the N commonest types among them, frozen ones included (slow: it walks every object); `POST /debug/gc/collect`
-collects in full now (`?unfreeze=true`: frozen objects too) and says what it found. Measured in the server
+collects in full now (`?unfreeze=true`: frozen objects too) and says what it found
+(`?types=N`: of which types). Measured in the server
 process itself, so a test sees the pauses its requests really paid for.
 """
 
@@ -76,16 +77,25 @@ def gc_report(since: float = 0.0, types: int = 0) -> dict[str, Any]:
 
 
 @post("/debug/gc/collect", include_in_schema=False, sync_to_thread=False, status_code=200)
-def gc_collect(unfreeze: bool = False) -> dict[str, Any]:
+def gc_collect(unfreeze: bool = False, types: int = 0) -> dict[str, Any]:
     """A full collection now (after unfreezing every frozen object, if asked): what it
-    found unreachable and how long it took. Frozen objects stay frozen unless asked."""
+    found unreachable and how long it took, and with types=N the N commonest types of
+    what it found (what formed the cycles). Frozen objects stay frozen unless asked."""
     frozen = gc.get_freeze_count()
     if unfreeze:
         gc.unfreeze()
+    if types:
+        gc.set_debug(gc.DEBUG_SAVEALL)  # what it finds is kept in gc.garbage to be counted
     started = time.perf_counter()
     collected = gc.collect()
-    return {"collected": collected, "ms": (time.perf_counter() - started) * 1000,
-            "frozen_before": frozen}
+    body: dict[str, Any] = {"collected": collected, "ms": (time.perf_counter() - started) * 1000,
+                            "frozen_before": frozen}
+    if types:
+        gc.set_debug(0)
+        body["types"] = Counter(_kind(thing) for thing in gc.garbage).most_common(types)
+        gc.garbage.clear()
+        gc.collect()  # now freed for real
+    return body
 
 
 ROUTES = (gc_report, gc_collect)

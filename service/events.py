@@ -21,6 +21,7 @@ decoded state and no event bytes between events.
 """
 
 import asyncio
+import contextvars
 import inspect
 import logging
 import time
@@ -51,6 +52,9 @@ FAN_OUT_LAG = Histogram("crab_event_fan_out_lag_seconds",
                         buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0))
 
 KEEP_ALIVE = b": keep-alive\n\n"
+# The context Follower._answered runs in: it reads no context variable, and a callback
+# added without one gets a fresh copy of the current context, one more object per stream.
+_ANSWERED_CONTEXT = contextvars.Context()
 END = {"type": "http.response.body", "body": b"", "more_body": False}
 
 
@@ -370,7 +374,7 @@ class Follower:
                 asking = self._receive()
                 break
             self._asking = asking
-            blocked_on.add_done_callback(self._answered)
+            blocked_on.add_done_callback(self._answered, context=_ANSWERED_CONTEXT)
             return
         else:  # a body of many parts: a task reads the rest and waits
             asking = self._receive()
@@ -394,7 +398,7 @@ class Follower:
         else:
             if asyncio.isfuture(blocked_on):
                 self._asking = asking
-                blocked_on.add_done_callback(self._answered)
+                blocked_on.add_done_callback(self._answered, context=_ANSWERED_CONTEXT)
                 return
             asking.close()
             self._gone = True

@@ -9,6 +9,8 @@ event stream at once instead of feeding a body nobody reads.
 
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
+from service.observe import send_late_body
+
 
 def head_as_get(app: ASGIApp) -> ASGIApp:
     async def with_head(scope: Scope, receive: Receive, send: Send) -> None:
@@ -30,5 +32,9 @@ def head_as_get(app: ASGIApp) -> ASGIApp:
                 return {"type": "http.disconnect"}
             return await receive()
 
-        await app({**scope, "method": "GET"}, gone_once_sent, headers_only)
+        as_get = {**scope, "method": "GET"}
+        await app(as_get, gone_once_sent, headers_only)
+        # An event stream leaves its body in this scope of our own: sent here, it ends
+        # after the headers (the stream hears that its client went).
+        await send_late_body(as_get, gone_once_sent, headers_only)
     return with_head

@@ -11,7 +11,7 @@ import logging
 import time
 from collections.abc import Iterator
 
-from litestar import Response, get
+from litestar import Litestar, Response, get
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 from prometheus_client.core import (CounterMetricFamily, GaugeMetricFamily,
@@ -22,31 +22,59 @@ log = logging.getLogger("service.access")
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)  # seconds
 
 # A response may leave the rest of its body here (a callable taking send and receive) to
-# be sent by late_bodies once the framework has returned: an event stream's body lasts as
+# be sent by LateBodies once the framework has returned: an event stream's body lasts as
 # long as its client stays, and the frames, request and parsed headers of everything
 # between the server and the handler need not live that long. The request's metrics
 # and log line wait for the late body (observer wraps it), so they time the whole stream.
 LATE_BODY = "service.late_body"
-LATE_DONE = "service.late_done"  # called once the late body is sent (or failed)
+LATE_DONE = "service.late_done"  # (f, *arguments): f(scope, *arguments) once it is sent
 
 
-def late_bodies(app: ASGIApp) -> ASGIApp:
-    """Around the whole application: sends the late body a response left (LATE_BODY)."""
-    async def sending(scope: Scope, receive: Receive, send: Send) -> None:
+class LateBodies(Litestar):
+    """The application, sending the late body a response left (LATE_BODY) once Litestar's
+    own call has returned: then only the server's task, this call and the body's
+    coroutine stay suspended for the stream's life, not Litestar's call and the
+    middlewares around its router (head_as_get, cors) too."""
+
+    async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
-            await app(scope, receive, send)
+            await super().__call__(scope, receive, send)
             return
         scope[LATE_BODY] = None  # supported here
-        await app(scope, receive, send)
-        late = scope.pop(LATE_BODY, None)
-        if late is not None:
+        await super().__call__(scope, receive, send)
+        if scope.get(LATE_BODY) is not None:  # inline, not send_late_body: a frame fewer
             scope.pop("state", None)  # the framework's caches of this request
-            try:
-                await late(send, receive)
+            _forget_headers(scope)
+            try:  # (the bound method called at once, not kept in this frame)
+                await scope.pop(LATE_BODY)(send, receive)
             finally:
-                if (done := scope.pop(LATE_DONE, None)) is not None:
-                    done()
-    return sending
+                _done(scope)
+
+
+def _forget_headers(scope: Scope) -> None:
+    """Empties the request's header list, read by nobody once the response has started:
+    the server keeps it (in the scope and in its protocol, one list) for the connection's
+    life, and a browser's EventSource sends about 1 KB of them (User-Agent, Accept-*,
+    Sec-Fetch-*, Referer, cookies: 1.8 KiB of every idle stream, measured)."""
+    headers = scope.get("headers")
+    if isinstance(headers, list):
+        headers.clear()
+
+
+async def send_late_body(scope: Scope, receive: Receive, send: Send) -> None:
+    """Sends the late body a response left in scope (if any) with this send and receive:
+    for a middleware that gave the application a scope of its own (head_as_get)."""
+    if scope.get(LATE_BODY) is not None:
+        try:
+            await scope.pop(LATE_BODY)(send, receive)
+        finally:
+            _done(scope)
+
+
+def _done(scope: Scope) -> None:
+    if (done := scope.pop(LATE_DONE, None)) is not None:
+        finish, *arguments = done
+        finish(scope, *arguments)
 
 
 class RequestStats:
@@ -95,6 +123,15 @@ REGISTRY.register(STATS)
 
 def observer(access_log: bool):
     """The middleware factory: metrics always, the access log when asked for."""
+    def finished(scope: Scope, start: float, status: int) -> None:
+        STATS.in_progress -= 1
+        seconds = time.perf_counter() - start
+        method, route = scope["method"], scope.get("path_template", "unmatched")
+        STATS.record(method, route, status, seconds)
+        if access_log:
+            log.info(json.dumps({"method": method, "path": scope["path"],
+                                 "status": status, "ms": round(seconds * 1000, 2)}))
+
     def middleware(app: ASGIApp) -> ASGIApp:
         async def observed(scope: Scope, receive: Receive, send: Send) -> None:
             if scope["type"] != "http":
@@ -109,15 +146,6 @@ def observer(access_log: bool):
                     status = message["status"]
                 await send(message)
 
-            def done() -> None:
-                STATS.in_progress -= 1
-                seconds = time.perf_counter() - start
-                method, route = scope["method"], scope.get("path_template", "unmatched")
-                STATS.record(method, route, status, seconds)
-                if access_log:
-                    log.info(json.dumps({"method": method, "path": scope["path"],
-                                         "status": status, "ms": round(seconds * 1000, 2)}))
-
             STATS.in_progress += 1
             STATS.begun += 1
             late = None
@@ -126,9 +154,12 @@ def observer(access_log: bool):
                 late = scope.get(LATE_BODY)
             finally:
                 if late is None:
-                    done()
+                    finished(scope, start, status)
             if late is not None:  # the request is done once its late body is sent
-                scope[LATE_DONE] = done
+                # (a tuple, not a closure: it lives as long as the stream, and a closure's
+                # function, cells and their tuple would be five objects of every stream)
+                scope[LATE_DONE] = (finished, start, status)
+
         return observed
     return middleware
 
