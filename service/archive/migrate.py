@@ -5,6 +5,7 @@ start-up (Archive.prepare) and, unless ARCHIVE_MIGRATE=check, applies them itsel
 """
 
 import asyncio
+import fcntl
 from pathlib import Path
 from typing import Any
 
@@ -39,4 +40,17 @@ def revision_of(connection: Any) -> str | None:
 async def upgrade(url: str) -> None:
     """Applies every migration the database lacks. Alembic runs its own event loop
     (migrations/env.py), so it runs in a thread of its own."""
-    await asyncio.to_thread(command.upgrade, config(url), "head")
+    await asyncio.to_thread(_upgrade_in_turn, url)
+
+
+def _upgrade_in_turn(url: str) -> None:
+    """Replicas that start together all upgrade, one at a time: on PostgreSQL under an
+    advisory lock (migrations/env.py); on a SQLite file, which has none, under an
+    exclusive lock of a file beside it. Whoever comes second finds nothing left to do."""
+    scheme, _, path = url.partition(":///")
+    if not scheme.startswith("sqlite") or not path or path.startswith(":memory:"):
+        command.upgrade(config(url), "head")
+        return
+    with open(f"{path.split('?')[0]}.migrating", "a") as turn:
+        fcntl.flock(turn, fcntl.LOCK_EX)
+        command.upgrade(config(url), "head")

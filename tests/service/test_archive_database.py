@@ -91,3 +91,20 @@ def test_a_database_without_the_schema_is_refused_with_the_command_to_run(tmp_pa
             await archive.close()
     with pytest.raises(SchemaMismatch, match="python -m service.archive upgrade"):
         asyncio.run(main())
+
+
+def test_replicas_that_migrate_one_new_sqlite_file_at_once_all_succeed(tmp_path):
+    """SQLite has no advisory lock: the replicas take turns under a file lock beside it."""
+    import os
+    import subprocess
+    import sys
+
+    from service.archive import migrate
+    url = f"sqlite:///{tmp_path}/fresh.sqlite3"
+    upgrades = [subprocess.Popen([sys.executable, "-m", "service.archive", "upgrade"],
+                                 env={**os.environ, "DATABASE_URL": url},
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                for _ in range(4)]
+    results = [process.communicate(timeout=120) for process in upgrades]
+    assert [process.returncode for process in upgrades] == [0] * 4, results
+    assert all(f"revision {migrate.head()}" in out for out, _ in results)
