@@ -29,9 +29,12 @@ T = TypeVar("T")
 REDIS_FAULTS = (RedisError, RedisClusterException)
 # A connection the peer closed while a command was being written can also surface as the
 # transport's AttributeError or TypeError (redis-py 8.1, redis/redis-py#4287; seen here in
-# loadtests/failover.py as "'NoneType' object has no attribute 'writelines'"). Caught only
-# around the call to Redis itself (RedisStore._io), never around the store's own code.
-TRANSPORT_FAULTS = (AttributeError, TypeError)
+# loadtests/failover.py as "'NoneType' object has no attribute 'writelines'"), or under
+# uvloop as its RuntimeError ("unable to perform operation on <TCPTransport closed=True>;
+# the handler is closed", seen in the same test while a reconnect wrote its handshake).
+# Caught only around the call to Redis itself (RedisStore._io), never around the store's
+# own code.
+TRANSPORT_FAULTS = (AttributeError, TypeError, RuntimeError)
 
 # Timeouts of every connection: a Redis that does not answer is a 503, never a hang.
 TIMEOUTS = {"socket_timeout": 5, "socket_connect_timeout": 2}
