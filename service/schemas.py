@@ -83,9 +83,7 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     options: GameOptions | None = None
     seed: Annotated[int, msgspec.Meta(ge=0)] | None = None  # below 2**64 (exact_requests)
     seats: Annotated[list[SeatSpec], msgspec.Meta(max_length=MAX_SEATS)] | None = None
-    # In the waiting list while seats are open; by default a game is for those who have its
-    # link (friends), and listed only when its creator asks.
-    listed: bool = False
+    listed: bool = True  # in the waiting list while seats are open (false: by link only)
     # 5 to 86,400 unless the server's TURN_SECONDS_MIN allows shorter clocks
     turn_seconds: Annotated[int, msgspec.Meta(ge=1, le=86_400)] | None = None
     on_timeout: Literal["ai", "forfeit"] = "ai"  # what a running-out clock does

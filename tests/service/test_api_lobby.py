@@ -15,8 +15,8 @@ from tests.service.test_api_leaks import assert_clean
 OPEN = {"type": "open"}
 
 
-def open_game(client, players=3, listed=True, **extra):
-    return create(client, "cup-the-crab", players, listed=listed,
+def open_game(client, players=3, **extra):
+    return create(client, "cup-the-crab", players,
                   seats=[{"type": "human", "name": "Ana"}] + [OPEN] * (players - 1), **extra)
 
 
@@ -102,14 +102,12 @@ def test_a_player_may_leave_a_waiting_game_and_the_seat_opens_again(client):
 def test_the_waiting_list_shows_listed_games_with_free_seats_newest_first(client):
     listed = [open_game(client, players=2) for _ in range(3)]
     unlisted = open_game(client, players=2, listed=False)
-    by_default = create(client, "cup-the-crab", 2, seats=[{"type": "human"}, OPEN])  # for friends
     full = open_game(client, players=2)
     client.post(f"/v1/games/{full['id']}/join", json={})
-    other_game = create(client, "crabe-vs-poulpe", 2, seats=[{"type": "human"}, OPEN], listed=True)
+    other_game = create(client, "crabe-vs-poulpe", 2, seats=[{"type": "human"}, OPEN])
     ids = listed_ids(client, game="cup-the-crab", limit=100)
     assert ids[:3] == [g["id"] for g in reversed(listed)]
     assert unlisted["id"] not in ids and full["id"] not in ids and other_game["id"] not in ids
-    assert by_default["id"] not in ids
     assert other_game["id"] in listed_ids(client, game="crabe-vs-poulpe")
     page = client.get("/v1/games", params={"game": "cup-the-crab", "limit": 1}).json()
     entry = page["games"][0]
