@@ -8,6 +8,11 @@ from litestar.di import Provide
 from swagger_ui_bundle import swagger_ui_path
 
 from service.config import Settings
+from service.archive.series import SeriesBook
+from service.arena.challenges import Challenges
+from service.arena.series import SeriesRunner
+from service.controllers.arena import (ChallengesController, PlayerEventsController,
+                                       SeriesController)
 from service.controllers.archive import ArchiveController
 from service.controllers.events import EventsController
 from service.controllers.games import GamesController
@@ -28,6 +33,7 @@ from service.drain import Drain
 from service.clocks import Clocks
 from service.collector import Collector
 from service.events import Hub
+from service.inbox import Inbox
 from service.limits import Limit, RateLimits, trusted_proxies
 from service.lobby import Lobby
 from service.observe import STATS, LateBodies, metrics, observer
@@ -50,8 +56,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     store = store or open_store(settings.redis_url, settings.game_ttl)
     archive = Archive(settings.database_url)
     sessions = Sessions(store, archive)
-    archiver = Archiver(sessions, archive, settings, requests=lambda: STATS.begun)
+    inbox = Inbox(store)
+    archiver = Archiver(sessions, archive, settings, requests=lambda: STATS.begun, inbox=inbox)
     robots = Robots(sessions, settings)
+    challenges = Challenges(sessions, robots, inbox)
+    runner = SeriesRunner(sessions, robots, inbox, SeriesBook(archive))
     hub = Hub(sessions, settings.keep_alive_seconds)
     lobby = Lobby(sessions)
     drain = Drain(hub)
@@ -89,9 +98,20 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     def matchmaker_on(robots: Robots) -> Matchmaker:
         return matchmaker
 
+    def inbox_on(sessions: Sessions) -> Inbox:
+        return inbox
+
+    def challenges_on(robots: Robots) -> Challenges:
+        return challenges
+
+    def runner_on(robots: Robots) -> SeriesRunner:
+        return runner
+
     async def close_store() -> None:
         collector.stop()
         await clocks.stop()
+        await challenges.stop()
+        await runner.stop()
         await matchmaker.stop()
         await archiver.stop()
         await robots.close()
@@ -101,7 +121,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     app = LateBodies(
         route_handlers=[GamesController, ArchiveController, LobbyController, EventsController,
                         HealthController, PlayersController, LeaderboardsController,
-                        QueueController,
+                        QueueController, ChallengesController, SeriesController,
+                        PlayerEventsController,
                         metrics,
                         static_files(SWAGGER_ASSETS, Path(swagger_ui_path), "swagger-assets"),
                         *play_routes(), *(debug.ROUTES if settings.debug_gc else ())],
@@ -113,6 +134,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                       "drain": Provide(drain_on, sync_to_thread=False),
                       "archiver": Provide(archiver_on, sync_to_thread=False),
                       "matchmaker": Provide(matchmaker_on, sync_to_thread=False),
+                      "inbox": Provide(inbox_on, sync_to_thread=False),
+                      "challenges": Provide(challenges_on, sync_to_thread=False),
+                      "runner": Provide(runner_on, sync_to_thread=False),
                       "store": Provide(lambda: store, sync_to_thread=False)},
         exception_handlers=HANDLERS,
         middleware=[observer(settings.access_log), _rate_limits(settings, store)],
@@ -120,7 +144,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         before_request=refuse_repeated_parameters,
         request_max_body_size=settings.max_body_bytes,
         on_startup=[collector.start, archiver.start, clocks.start, matchmaker.start,
-                    drain.install],
+                    challenges.start, runner.start, drain.install],
         on_shutdown=[close_store],
         logging_config=None)
     app.state.settings = settings

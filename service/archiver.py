@@ -23,6 +23,7 @@ from prometheus_client import Counter, Gauge
 
 from service.archive import Archive, ArchivedGame, ArchiveUnavailable
 from service.config import Settings
+from service.inbox import Inbox
 from service.outbox import Entry
 from service.sessions import Session, Sessions, iso_time
 from service.store import FinishedGame, StoreUnavailable, keys
@@ -134,8 +135,9 @@ def archived(session: Session, finished: FinishedGame, ended_ms: int, now: float
 
 class Archiver:
     def __init__(self, sessions: Sessions, archive: Archive, settings: Settings,
-                 requests: Callable[[], int] = lambda: 0) -> None:
+                 requests: Callable[[], int] = lambda: 0, inbox: Inbox | None = None) -> None:
         self.sessions = sessions
+        self.inbox = inbox  # where a finished game's players are told of its end
         self.pace = Pace(requests)
         self.archive = archive
         self.kept_seconds = settings.archived_game_ttl  # kept in the live store once archived
@@ -216,6 +218,7 @@ class Archiver:
             return 0
         games = await self.sessions.store.finished([entry.game_id for entry in entries])
         rows: dict[str, ArchivedGame] = {}
+        ended: dict[str, Session] = {}
         settled: list[Entry] = []
         for built, (entry, finished) in enumerate(zip(entries, games), 1):
             if built % BUILT_AT_ONCE == 0:
@@ -226,15 +229,36 @@ class Archiver:
             session = self.sessions.session(entry.game_id, finished.record)
             if session.status == "over":
                 rows.setdefault(entry.game_id, archived(session, finished, entry.ended_ms, now))
+                ended[entry.game_id] = session
                 settled.append(entry)
             elif session.record.version >= entry.version or \
                     now - entry.ended_ms / 1000 > GRACE_SECONDS:
                 settled.append(entry)  # a commit that lost its race or failed
             # else its commit may still land: the lease brings the entry back
         ARCHIVED.inc(len(await self.archive.write(list(rows.values()))))
+        await self._tell_ended(list(ended.values()))
         await self.sessions.outbox.done(settled)
         await self.sessions.store.release(list(rows), self.kept_seconds)
         return len(entries)
+
+    async def _tell_ended(self, ended: list[Session]) -> None:
+        """Each finished game's players (people and bots) learn of its end on their
+        stream, once: before the outbox forgets the game, so that a crash repeats it."""
+        if self.inbox is None:
+            return
+        for session in ended:
+            meta = session.meta
+            if not meta.player_ids or not any(meta.player_ids):
+                continue
+            result = Sessions.result(session) or {}
+            ranks = {place["seat"]: place["rank"] for place in result.get("ranking", ())}
+            for seat, player_id in enumerate(meta.player_ids):
+                if player_id is not None:
+                    await self.inbox.push(player_id, "game_ended", {
+                        "game_id": session.game_id, "game": meta.game, "seat": seat,
+                        "rank": ranks.get(seat), "reason": result.get("reason"),
+                        "result": result, "replay": f"/v1/games/{session.game_id}/replay"},
+                        once=f"ended:{session.game_id}:{seat}")
 
     async def _forget_expired(self, now: float) -> None:
         """The retention setting: games that ended longer ago are deleted, hourly."""

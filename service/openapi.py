@@ -6,7 +6,7 @@ what travels: closed request objects (`additionalProperties: false`, since unkno
 are refused), tagged unions with their discriminators, card names as enums, bounds.
 """
 
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 from litestar import Request
@@ -23,6 +23,7 @@ from service.schemas import Budget, CreateGame, JoinRequest, MoveRequest
 from service.bodies.players import (Leaderboard, NewPlayer, PlayerBody, PlayerCreated,
                                     PlayerGames, PlayerRename, Pools)
 from service.bodies.queue import QueueRequest, TicketBody
+from service.inbox import EventKind
 
 PLAYER_BODIES = [NewPlayer, PlayerRename, PlayerCreated, PlayerBody, PlayerGames, Leaderboard,
                  Pools, QueueRequest, TicketBody]
@@ -147,12 +148,22 @@ def _event_streams(document: dict[str, Any]) -> None:
                              "data": {"type": "string", "contentMediaType": "application/json",
                                       "contentSchema": {"$ref": REF.format(name="TicketBody")}}},
               "required": ["event", "data"]}
+    inbox = {"type": "object", "title": "player event",
+             "description": "One Server-Sent Event of a player's stream: `id` the event's"
+                            " (send it back as Last-Event-ID to resume), `event` its type,"
+                            " `data` a JSON object whose `type` is the event's too"
+                            " (docs/arena.md lists each type's fields)",
+             "properties": {"id": {"type": "string", "pattern": r"^[0-9]+-[0-9]+$"},
+                            "event": {"enum": list(get_args(EventKind))},
+                            "data": {"type": "string", "contentMediaType": "application/json"}},
+             "required": ["id", "event", "data"]}
     for path, operations in document["paths"].items():
         for operation in operations.values():
             for response in operation["responses"].values():
                 stream = response.get("content", {}).get(EVENT_STREAM)
                 if stream is not None:
-                    stream["schema"] = ticket if path.startswith("/v1/queue/") else event
+                    stream["schema"] = ticket if path.startswith("/v1/queue/") else \
+                        inbox if path == "/v1/players/me/events" else event
 
 
 def _ndjson(document: dict[str, Any]) -> None:

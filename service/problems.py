@@ -16,6 +16,8 @@ from service.robots import AIBusy, BudgetRefused, HintsOff, NotYourTurn
 from service.drain import Draining
 from service.limits import RateLimited
 from service.lobby import BadCursor, NoSuchSeat, SeatUnavailable
+from service.arena.challenges import ChallengeClosed, ChallengeNotFound
+from service.arena.series import SeriesNotFound
 from service.matchmaking import TicketNotFound
 from service.archive import ArchiveUnavailable
 from service.sessions import (GameArchived, GameNotFound, GameNotOver, IdempotencyMismatch, InvalidGame,
@@ -104,6 +106,10 @@ HANDLERS = {
     PlayerNotFound: lambda r, e: problem(r, 404, "player-not-found", "no player has this id"),
     TicketNotFound: lambda r, e: problem(r, 404, "ticket-not-found",
                                          "this player has no ticket with this id"),
+    ChallengeNotFound: lambda r, e: problem(r, 404, "challenge-not-found",
+                                            "this player is party to no challenge with this id"),
+    ChallengeClosed: lambda r, e: problem(r, 409, "challenge-closed", str(e)),
+    SeriesNotFound: lambda r, e: problem(r, 404, "series-not-found", "no series has this id"),
     MoveRejected: lambda r, e: problem(r, 422, "illegal-move", str(e),
                                        legal_moves=e.legal_moves),
     VersionConflict: lambda r, e: problem(r, 409, "version-conflict", str(e),

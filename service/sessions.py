@@ -74,6 +74,10 @@ class UnknownPlayer(Exception):
     """A player key that opens no player."""
 
 
+class GameExists(Exception):
+    """A game made under an id that a game has already (another replica made it)."""
+
+
 class GameArchived(Exception):
     """A change to a finished game that lives only in the archive now."""
 
@@ -193,13 +197,14 @@ class Sessions:
     async def create_from(self, meta: Meta, state: core.GameState,
                           game_id: str | None = None) -> tuple[str, Session]:
         """Stores a new game made of meta and state (under game_id if given, else a new
-        id); its id and session."""
+        id); its id and session. GameExists if a game has that id already."""
         record = GameRecord(0, state.to_bytes(), msgspec.json.encode(meta))
         game_id = game_id or new_game_id()
         deadline = meta.earliest_deadline()
         if deadline is not None:  # armed first, as for a commit
             await self.deadlines.arm(game_id, 0, deadline)
-        await self.store.create(game_id, record)
+        if not await self.store.create(game_id, record):
+            raise GameExists(game_id)
         session = Session(game_id, record, meta)
         session.state = state  # already decoded
         return game_id, session

@@ -108,6 +108,14 @@ class Players:
         row = await self.archive.run(run)
         return None if row is None else _player(row)
 
+    async def by_ids(self, player_ids: list[str]) -> dict[str, Player]:
+        """The players of these ids that exist (AI levels included), by id."""
+        async def run(conn: AsyncConnection) -> Any:
+            return (await conn.execute(select(players).where(
+                players.c.id.in_(player_ids)))).all()
+
+        return {row.id: _player(row) for row in await self.archive.run(run)} if player_ids else {}
+
     async def skill(self, player_id: str, pool: str) -> ratings.Skill:
         """The player's skill in pool (the model's default before any rated game)."""
         async def run(conn: AsyncConnection) -> Any:

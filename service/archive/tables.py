@@ -107,3 +107,37 @@ rating_changes = Table(
     Column("sigma", Float, nullable=False),
     Index("rating_changes_by_player", "player_id", "pool", "rated_order"),
 )
+
+# A series of the arena (service/arena/series.py): its contestants and format (`spec`,
+# JSON), the secret its deals' seeds and seats' tokens are derived from (never shown), and
+# how far it has got.
+series = Table(
+    "series", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("owner", String(32), nullable=False),      # the player who asked for it
+    Column("game", String(40), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("spec", Text, nullable=False),
+    Column("secret", String(64), nullable=False),
+    Column("status", String(12), nullable=False),     # running, finished or cancelled
+    Column("games_total", Integer, nullable=False),
+    Column("games_done", Integer, nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("finished_ms", BigInteger, nullable=True),
+    Index("series_by_status", "status", "created_ms"),
+    Index("series_by_owner", "owner", "created_ms"),
+)
+
+# Each game of a series, from when it is started: which deal, which rotation of the seats,
+# and once it is over its outcome (JSON: each contestant's rank and moves' thinking times).
+series_games = Table(
+    "series_games", metadata,
+    Column("series_id", String(32), primary_key=True),
+    Column("game_index", Integer, primary_key=True),
+    Column("deal", Integer, nullable=False),
+    Column("rotation", Integer, nullable=False),
+    Column("game_id", String(64), nullable=False, unique=True),
+    Column("started_ms", BigInteger, nullable=False),
+    Column("ended_ms", BigInteger, nullable=True),
+    Column("outcome", Text, nullable=True),
+)

@@ -20,6 +20,10 @@ stays in one Redis Cluster slot; each index and rate budget has a tag of its own
 | `queue:{<game>:<players>}:tickets` | hash | ticket id -> the ticket (JSON); `group:<game id>` -> a group being seated |
 | `queue:{<game>:<players>}:seating` | sorted set | groups whose game is being made, by when claimed |
 | `queue:{<game>:<players>}:done` | sorted set | tickets seated, cancelled or expired, by when (forgotten later) |
+| `inbox:{<player>}:events` | stream | a player's events (service/inbox.py): challenges, games, series |
+| `inbox:{<player>}:once` | set | the once-keys of events pushed (a retry pushes nothing) |
+| `challenge:{<id>}` | string | a challenge (JSON), changed by compare-and-set |
+| `challenges:{expiry}` | sorted set | pending challenges by when they expire |
 | `crab:replicas` | channel | subscribed by every replica, so its connection always exists |
 """
 
@@ -111,3 +115,22 @@ def queue(game_name: str, players: int) -> QueueKeys:
     tag = f"queue:{{{game_name}:{players}}}"
     return QueueKeys(f"{tag}:rating", f"{tag}:arrival", f"{tag}:tickets", f"{tag}:seating",
                      f"{tag}:done")
+
+
+@dataclass(frozen=True)
+class InboxKeys:
+    """A player's inbox, in one cluster slot: its events and the once-keys pushed."""
+    events: str
+    once: str
+
+
+def inbox(player_id: str) -> InboxKeys:
+    tag = f"inbox:{{{player_id}}}"
+    return InboxKeys(f"{tag}:events", f"{tag}:once")
+
+
+def challenge(challenge_id: str) -> str:
+    return f"challenge:{{{challenge_id}}}"
+
+
+CHALLENGE_EXPIRY = "challenges:{expiry}"

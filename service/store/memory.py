@@ -1,5 +1,6 @@
 """Games in this process's memory: for one process, tests and a laptop."""
 
+import asyncio
 import json
 import time
 from dataclasses import dataclass, field
@@ -37,6 +38,8 @@ class MemoryStore:
         self._indexes: dict[str, dict[str, float]] = {}
         self._budgets: dict[str, float] = {}  # rate-limit key -> theoretical arrival time
         self._queues: dict[str, MemoryQueue] = {}
+        self._inboxes: dict[str, MemoryInbox] = {}
+        self._docs: dict[str, tuple[float, bytes]] = {}  # key -> (expires, document)
 
     def _live(self, game_id: str) -> MemoryGame | None:
         game = self._games.get(game_id)
@@ -45,13 +48,16 @@ class MemoryStore:
             return None
         return game
 
-    async def create(self, game_id: str, record: GameRecord) -> None:
+    async def create(self, game_id: str, record: GameRecord) -> bool:
+        if self._live(game_id) is not None:
+            return False
         self._creates += 1
         if self._creates % FORGET_EVERY == 0:
             now = time.monotonic()
             for stale in [g for g, game in self._games.items() if game.expires < now]:
                 del self._games[stale]
         self._games[game_id] = MemoryGame(time.monotonic() + self._ttl, record, record.blob)
+        return True
 
     async def load(self, game_id: str) -> GameRecord | None:
         game = self._live(game_id)
@@ -196,6 +202,44 @@ class MemoryStore:
         allowance, self._budgets[key] = gcra(self._budgets.get(key, now), now, period_ms, limit)
         return allowance
 
+    async def inbox_push(self, inbox: keys.InboxKeys, once: str | None, event: bytes,
+                         keep: int, ttl: int) -> str | None:
+        box = self._inboxes.setdefault(inbox.events, MemoryInbox())
+        if once is not None:
+            if once in box.once:
+                return None
+            box.once.add(once)
+        box.pushed += 1
+        event_id = f"{box.pushed}-0"
+        box.events = box.events[-(keep - 1):] + [(box.pushed, event_id, event)]
+        box.arrived.set()
+        box.arrived = asyncio.Event()
+        return event_id
+
+    async def inbox_read(self, inbox: keys.InboxKeys, after: str | None,
+                         wait_ms: int) -> list[tuple[str, bytes]]:
+        box = self._inboxes.setdefault(inbox.events, MemoryInbox())
+        since = 0 if after is None else int(after.partition("-")[0])
+        if box.pushed <= since and wait_ms > 0:
+            try:
+                await asyncio.wait_for(box.arrived.wait(), wait_ms / 1000)
+            except TimeoutError:
+                return []
+        return [(event_id, event) for number, event_id, event in box.events if number > since]
+
+    async def doc_get(self, key: str) -> bytes | None:
+        found = self._docs.get(key)
+        if found is None or found[0] < time.monotonic():
+            self._docs.pop(key, None)
+            return None
+        return found[1]
+
+    async def doc_swap(self, key: str, old: bytes | None, new: bytes, ttl: int) -> bool:
+        if await self.doc_get(key) != old:
+            return False
+        self._docs[key] = (time.monotonic() + ttl, new)
+        return True
+
     def on_commit(self, listener: Listener) -> None:
         self._listener = listener  # every commit is in this process: nothing to watch
 
@@ -210,6 +254,16 @@ class MemoryStore:
 
     async def close(self) -> None:
         self._games.clear()
+
+
+@dataclass
+class MemoryInbox:
+    """A player's inbox: (number, id, event) in order, the once-keys pushed, and an event
+    that is set when the next event arrives."""
+    events: list[tuple[int, str, bytes]] = field(default_factory=list)
+    once: set[str] = field(default_factory=set)
+    pushed: int = 0
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 @dataclass

@@ -3,7 +3,7 @@
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
-from service.store.keys import QueueKeys
+from service.store.keys import InboxKeys, QueueKeys
 from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
                                    MatchRule, RateBudget)
 
@@ -19,7 +19,8 @@ class StoreUnavailable(Exception):
 @runtime_checkable
 class Store(Protocol):
     # Games: one record each, changed by compare-and-set on the version.
-    async def create(self, game_id: str, record: GameRecord) -> None: ...
+    async def create(self, game_id: str, record: GameRecord) -> bool:
+        """Stores a new game; False (and nothing changed) if a game has this id already."""
     async def load(self, game_id: str) -> GameRecord | None: ...
     async def load_with_replay(self, game_id: str,
                                idempotency_key: str) -> tuple[GameRecord | None, bytes | None]:
@@ -81,6 +82,23 @@ class Store(Protocol):
                           until: float) -> list[tuple[str, bytes]]:
         """Groups claimed before `before` whose game was never made, claimed again until
         `until`: (game id, the group's tickets as a JSON list)."""
+
+    # A player's inbox (service/inbox.py): its events in order, the last `keep` or so kept
+    # for ttl seconds after the last one, each with an id that orders it.
+    async def inbox_push(self, inbox: InboxKeys, once: str | None, event: bytes,
+                         keep: int, ttl: int) -> str | None:
+        """Appends event; its id. With once, an event of that once-key pushed before
+        makes this push nothing (None)."""
+    async def inbox_read(self, inbox: InboxKeys, after: str | None,
+                         wait_ms: int) -> list[tuple[str, bytes]]:
+        """(id, event) of the events after id `after` (every one kept if None), oldest
+        first; if there is none yet, waits up to wait_ms (at most a few seconds) for one."""
+
+    # Documents changed by compare-and-set (challenges).
+    async def doc_get(self, key: str) -> bytes | None: ...
+    async def doc_swap(self, key: str, old: bytes | None, new: bytes, ttl: int) -> bool:
+        """Replaces the document with new (kept ttl seconds) if it is still old (None: if
+        there is none); False if it changed meanwhile."""
 
     # Rate budgets shared by every replica.
     async def spend(self, key: str, period_ms: int, limit: int) -> Allowance:

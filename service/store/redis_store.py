@@ -39,7 +39,9 @@ TRANSPORT_FAULTS = (AttributeError, TypeError, RuntimeError)
 # Timeouts of every connection: a Redis that does not answer is a 503, never a hang.
 TIMEOUTS = {"socket_timeout": 5, "socket_connect_timeout": 2}
 SCRIPTS = ("create", "commit", "changes", "spend", "load_spending", "lease", "release",
-           "match", "queue_cancel", "queue_seated", "queue_stuck")
+           "match", "queue_cancel", "queue_seated", "queue_stuck", "inbox_push", "doc_swap")
+# A blocked read of an inbox returns before the socket's timeout (TIMEOUTS) would fire.
+MAX_INBOX_WAIT_MS = 4_000
 
 
 async def connect(url: str, pool_size: int) -> Client:
@@ -114,9 +116,9 @@ class RedisStore:
         return [self._url] + [_at_node(self._url, node.host, node.port)
                               for node in self._client.get_nodes()]
 
-    async def create(self, game_id: str, record: GameRecord) -> None:
-        await self._script("create", [keys.game(game_id).state],
-                           [record.version, record.blob, record.meta, self._ttl])
+    async def create(self, game_id: str, record: GameRecord) -> bool:
+        return bool(await self._script("create", [keys.game(game_id).state],
+                                       [record.version, record.blob, record.meta, self._ttl]))
 
     async def load(self, game_id: str) -> GameRecord | None:
         state = keys.game(game_id).state
@@ -232,6 +234,29 @@ class RedisStore:
         found = await self._script("queue_stuck", [queue.tickets, queue.seating], [before, until])
         return [(game_id.decode(), group) for game_id, group in
                 zip(found[::2], found[1::2])]  # type: ignore[index]
+
+    async def inbox_push(self, inbox: keys.InboxKeys, once: str | None, event: bytes,
+                         keep: int, ttl: int) -> str | None:
+        found = await self._script("inbox_push", [inbox.events, inbox.once],
+                                   [once or "", event, keep, ttl])
+        return found.decode() if found else None  # type: ignore[union-attr]
+
+    async def inbox_read(self, inbox: keys.InboxKeys, after: str | None,
+                         wait_ms: int) -> list[tuple[str, bytes]]:
+        wait = min(wait_ms, MAX_INBOX_WAIT_MS)
+        found = await self._io(lambda client: client.xread(
+            {inbox.events: after or "0-0"}, count=256, block=wait or None))
+        if not found:  # nothing came while it waited
+            return []
+        [(_, entries)] = found
+        return [(entry_id.decode(), fields[b"e"]) for entry_id, fields in entries]
+
+    async def doc_get(self, key: str) -> bytes | None:
+        return await self._io(lambda client: client.get(key))
+
+    async def doc_swap(self, key: str, old: bytes | None, new: bytes, ttl: int) -> bool:
+        return bool(await self._script("doc_swap", [key], [
+            old or b"", new, ttl, "1" if old is None else "0"]))
 
     async def release(self, game_ids: list[str], ttl: int) -> None:
         release = self._scripts["release"]

@@ -430,3 +430,59 @@ def test_a_cancelled_ticket_leaves_the_queue_and_a_claimed_one_cannot_be_cancell
         return cancelled, sorted(json.loads(raw)["id"] for raw in group), late, unknown
 
     assert run(kind, scenario) == ("cancelled", ["b", "c"], "seating", None)
+
+
+def test_an_inbox_gives_its_events_in_order_after_any_id_and_a_once_key_pushes_once(kind):
+    async def scenario(store):
+        inbox = keys.inbox("p_inbox_order_test")
+        ids = [await store.inbox_push(inbox, None, b"one", 100, 60),
+               await store.inbox_push(inbox, "only-once", b"two", 100, 60),
+               await store.inbox_push(inbox, "only-once", b"two again", 100, 60),
+               await store.inbox_push(inbox, None, b"three", 100, 60)]
+        everything = await store.inbox_read(inbox, None, 0)
+        after_first = await store.inbox_read(inbox, ids[0], 0)
+        after_last = await store.inbox_read(inbox, ids[3], 0)
+        return ids, everything, after_first, after_last
+    ids, everything, after_first, after_last = run(kind, scenario)
+    assert ids[2] is None and None not in (ids[0], ids[1], ids[3])
+    assert [event for _, event in everything] == [b"one", b"two", b"three"]
+    assert [event_id for event_id, _ in everything] == [ids[0], ids[1], ids[3]]
+    assert [event for _, event in after_first] == [b"two", b"three"]
+    assert after_last == []
+
+
+def test_a_read_of_an_empty_inbox_waits_for_the_next_event(kind):
+    async def scenario(store):
+        inbox = keys.inbox("p_inbox_wait_test")
+        first = await store.inbox_push(inbox, None, b"before", 100, 60)
+
+        async def later():
+            await asyncio.sleep(0.3)
+            await store.inbox_push(inbox, None, b"after", 100, 60)
+
+        pusher = asyncio.create_task(later())
+        started = time.monotonic()
+        found = await store.inbox_read(inbox, first, 3000)
+        await pusher
+        return found, time.monotonic() - started
+    found, waited = run(kind, scenario)
+    assert [event for _, event in found] == [b"after"] and 0.2 < waited < 3
+
+
+def test_a_document_is_swapped_only_from_the_value_read(kind):
+    async def scenario(store):
+        key = keys.challenge("c_swap_test")
+        made = await store.doc_swap(key, None, b"v1", 60)
+        made_again = await store.doc_swap(key, None, b"other", 60)
+        stale = await store.doc_swap(key, b"v0", b"v2", 60)
+        swapped = await store.doc_swap(key, b"v1", b"v2", 60)
+        return made, made_again, stale, swapped, await store.doc_get(key)
+    assert run(kind, scenario) == (True, False, False, True, b"v2")
+
+
+def test_a_game_id_in_use_is_not_created_again(kind):
+    async def scenario(store):
+        first = await store.create("g-once", RECORD)
+        second = await store.create("g-once", GameRecord(0, b"another", META))
+        return first, second, await store.load("g-once")
+    assert run(kind, scenario) == (True, False, RECORD)

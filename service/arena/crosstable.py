@@ -1,0 +1,100 @@
+"""Who is stronger, by how much, with a 95% interval: the crosstable of a series.
+
+Each finished game gives, for every pair of contestants (a, b) at its table, a's score
+against b: 1 if a ranked above b, 0.5 level, 0 below; the pair's difference in that game
+is a's score minus b's (+1, 0 or -1). Unpaired, every game counts on its own: the mean
+difference over games and its interval from their spread. Duplicate-paired, a deal counts
+once: the mean difference over the deal's rotations (the same cards, every contestant in
+every seat), so the luck of the deal cancels within it; the interval comes from the spread
+of those deal means over complete deals. The ratio of the two intervals' variances is the
+variance reduction the format bought (the computer poker competitions' duplicate match).
+
+Intervals are mean +- 1.96 standard errors (normal approximation: say so in a report of a
+few deals). `deals_for` says how many deals would bring the half-width to a target.
+"""
+
+import math
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+Z95 = 1.96
+
+
+@dataclass(frozen=True)
+class Played:
+    """One finished game of a series: its deal and each contestant's rank (by index)."""
+    deal: int
+    ranks: dict[int, int]   # contestant index -> rank (1 the best)
+    game_id: str
+
+
+@dataclass(frozen=True)
+class Estimate:
+    mean: float
+    half_width: float | None   # None: fewer than two samples
+    samples: int
+    variance: float | None     # of one sample
+
+    def body(self) -> dict[str, Any]:
+        low = None if self.half_width is None else round(self.mean - self.half_width, 4)
+        high = None if self.half_width is None else round(self.mean + self.half_width, 4)
+        return {"mean": round(self.mean, 4), "low": low, "high": high,
+                "samples": self.samples,
+                "excludes_zero": low is not None and (low > 0 or high < 0)}  # type: ignore[operator]
+
+
+def estimate(samples: list[float]) -> Estimate:
+    n = len(samples)
+    mean = sum(samples) / n if n else 0.0
+    if n < 2:
+        return Estimate(mean, None, n, None)
+    variance = sum((x - mean) ** 2 for x in samples) / (n - 1)
+    return Estimate(mean, Z95 * math.sqrt(variance / n), n, variance)
+
+
+def score(ranks: dict[int, int], a: int, b: int) -> float:
+    return 1.0 if ranks[a] < ranks[b] else 0.5 if ranks[a] == ranks[b] else 0.0
+
+
+def deals_for(variance: float | None, half_width: float, per_deal: int = 1) -> int | None:
+    """Deals needed for a 95% half-width of half_width, when one sample (a deal, or a
+    game of which a deal holds per_deal) has this variance."""
+    if variance is None:
+        return None
+    return max(1, math.ceil((Z95 ** 2) * variance / half_width ** 2 / per_deal))
+
+
+def pair(games: list[Played], a: int, b: int, rotations: int) -> dict[str, Any]:
+    """The crosstable's cell of a against b."""
+    both = [game for game in games if a in game.ranks and b in game.ranks]
+    differences = [2 * score(game.ranks, a, b) - 1 for game in both]
+    by_deal: dict[int, list[float]] = {}
+    for game, difference in zip(both, differences):
+        by_deal.setdefault(game.deal, []).append(difference)
+    complete = [sum(d) / len(d) for d in by_deal.values() if len(d) == rotations]
+    unpaired, paired = estimate(differences), estimate(complete)
+    ratio = None
+    if paired.variance and unpaired.variance and paired.samples and unpaired.samples:
+        ratio = (unpaired.variance / unpaired.samples) / (paired.variance / paired.samples)
+    elif paired.variance == 0 and unpaired.variance:
+        ratio = math.inf
+    wins = sum(1 for game in both if game.ranks[a] < game.ranks[b])
+    draws = sum(1 for game in both if game.ranks[a] == game.ranks[b])
+    return {
+        "a": a, "b": b, "games": len(both), "deals": len(complete),
+        "a_wins": wins, "draws": draws, "b_wins": len(both) - wins - draws,
+        "score": round(sum(score(game.ranks, a, b) for game in both) / len(both), 4)
+        if both else None,
+        "difference": unpaired.body(), "paired_difference": paired.body(),
+        "variance_ratio": None if ratio is None or math.isinf(ratio) else round(ratio, 3),
+        # deals each format needs for a's score to be known within +-5 percentage points
+        # (+-0.10 of difference), at the spread seen so far
+        "deals_for_5_percent": {
+            "paired": deals_for(paired.variance, 0.10),
+            "unpaired": deals_for(unpaired.variance, 0.10, rotations)},
+    }
+
+
+def crosstable(games: list[Played], contestants: int, rotations: int) -> list[dict[str, Any]]:
+    return [pair(games, a, b, rotations) for a, b in combinations(range(contestants), 2)]

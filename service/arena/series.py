@@ -1,0 +1,234 @@
+"""Series: many deals between contestants, each deal played once per rotation of the
+seats, so that every contestant plays every seat of the same cards (docs/arena.md).
+
+Game `i` of a series is deal `i // R`, rotation `i % R` (R: the players at the table); in
+rotation r, seat s is played by contestant `(s + r) % R`. With duplicate deals every
+rotation of a deal has the deal's seed; without, every game has its own. Seeds and seat
+tokens are derived from the series' secret (HMAC), which is never shown: a game made
+again after a replica died is the same game, with the same tokens.
+
+Every replica runs the same loop over the running series, and any of them may die at any
+step: a game's row is written before the game is made; the game is made under an id of
+its own (`<series>-<index>`) that the store refuses twice; its players are told once
+(once-keys); its outcome is written once. A game started but not in the store (its
+replica died in between) is made again. So no deal is played twice or skipped. At most
+`at_once` games of a series are in play; the next starts as one ends.
+"""
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from typing import Any
+
+import msgspec
+
+from service.archive import ArchiveUnavailable
+from service.archive.series import SeriesBook, SeriesGame, SeriesRow
+from service.arena.crosstable import Played, crosstable
+from service.arena.latency import move_times, summary
+from service.arena.tables import Contestant, Table, check_table, make_game, started_event
+from service.background import Background
+from service.inbox import Inbox
+from service.robots import Robots
+from service.sessions import GameExists, GameNotFound, Session, Sessions
+from service.store import StoreUnavailable
+
+log = logging.getLogger("service.series")
+
+TICK_SECONDS = 0.25      # between passes over the running series
+SERIES_A_PASS = 64       # running series one pass looks at (the oldest first)
+
+
+class SeriesNotFound(Exception):
+    pass
+
+
+class Spec(msgspec.Struct, kw_only=True):
+    """What a series plays (kept as JSON in its row)."""
+    contestants: list[Contestant]
+    deals: int
+    duplicate: bool
+    turn_seconds: int
+    options: dict | None
+    at_once: int
+
+
+def new_series_id() -> str:
+    return "s_" + secrets.token_urlsafe(12)
+
+
+def derived(secret: str, purpose: str) -> bytes:
+    return hmac.new(secret.encode(), purpose.encode(), hashlib.sha256).digest()
+
+
+def seed_of(row: SeriesRow, spec: Spec, index: int) -> int:
+    """The deal's seed: one per deal with duplicate deals, else one per game."""
+    unit = f"deal {index // row.players}" if spec.duplicate else f"single game {index}"
+    return int.from_bytes(derived(row.secret, unit)[:8], "big") >> 1
+
+
+def token_of(row: SeriesRow, index: int, seat: int) -> str:
+    return base64.urlsafe_b64encode(derived(row.secret, f"token {index} {seat}")).decode().rstrip("=")
+
+
+def seating(players: int, rotation: int) -> list[int]:
+    """Each seat's contestant (its index) in a rotation."""
+    return [(seat + rotation) % players for seat in range(players)]
+
+
+def spec_of(row: SeriesRow) -> Spec:
+    return msgspec.convert(row.spec, Spec)
+
+
+class SeriesRunner(Background):
+    def __init__(self, sessions: Sessions, robots: Robots, inbox: Inbox, book: SeriesBook) -> None:
+        self.sessions = sessions
+        self.robots = robots
+        self.inbox = inbox
+        self.book = book
+
+    async def create(self, owner: str, game: str, players: int, contestants: list[Contestant],
+                     deals: int, duplicate: bool, turn_seconds: int, options: dict | None,
+                     at_once: int) -> SeriesRow:
+        check_table(players, contestants)
+        self.sessions.new_state(game, players, None, options)  # the core checks the game
+        spec = Spec(contestants=contestants, deals=deals, duplicate=duplicate,
+                    turn_seconds=turn_seconds, options=options, at_once=at_once)
+        row = SeriesRow(id=new_series_id(), owner=owner, game=game, players=players,
+                        spec=msgspec.to_builtins(spec), secret=secrets.token_hex(32),
+                        status="running", games_total=deals * players, games_done=0,
+                        created_ms=int(time.time() * 1000), finished_ms=None)
+        await self.book.create(row)
+        await self.advance(row)
+        return await self.get(row.id)
+
+    async def get(self, series_id: str) -> SeriesRow:
+        found = await self.book.get(series_id)
+        if found is None:
+            raise SeriesNotFound(series_id)
+        return found
+
+    async def cancel(self, owner: str, series_id: str) -> SeriesRow:
+        row = await self.get(series_id)
+        if row.owner != owner:
+            raise SeriesNotFound(series_id)  # another player's series is not theirs to see
+        if await self.book.close(series_id, "cancelled", int(time.time() * 1000)):
+            await self._tell(row, "series_finished", {"series": row.id, "status": "cancelled"},
+                             once=f"series-end:{row.id}")
+        return await self.get(series_id)
+
+    # -- results -------------------------------------------------------------------
+
+    async def results(self, row: SeriesRow) -> dict[str, Any]:
+        """The crosstable and each contestant's moves' latencies, from the games so far."""
+        spec = spec_of(row)
+        games = [game for game in await self.book.games(row.id) if game.outcome]
+        played = [Played(game.deal, {int(k): v for k, v in game.outcome["ranks"].items()},
+                         game.game_id) for game in games]
+        latencies: dict[int, list[float]] = {i: [] for i in range(len(spec.contestants))}
+        timeouts = dict.fromkeys(latencies, 0)
+        for game in games:
+            for contestant, times in game.outcome["latency_ms"].items():
+                latencies[int(contestant)].extend(times)
+            for contestant, count in game.outcome["timeouts"].items():
+                timeouts[int(contestant)] += count
+        return {"crosstable": crosstable(played, len(spec.contestants), row.players),
+                "latency": [summary(latencies[i], timeouts[i]) for i in latencies]}
+
+    # -- every replica's loop ---------------------------------------------------------
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                for row in await self.book.running(SERIES_A_PASS):
+                    await self.advance(row)
+            except (StoreUnavailable, ArchiveUnavailable) as error:
+                log.warning("series paused: %s", error)
+            except Exception:
+                log.exception("series pass failed")
+            await asyncio.sleep(TICK_SECONDS)
+
+    async def advance(self, row: SeriesRow) -> None:
+        """Records the games that ended, starts the next ones, finishes the series."""
+        spec = spec_of(row)
+        playing = 0
+        for game in await self.book.games(row.id, unfinished_only=True):
+            if not await self._settle(row, spec, game):
+                playing += 1
+        started = await self.book.started(row.id)
+        for index in range(started, min(row.games_total, started + spec.at_once - playing)):
+            await self._start(row, spec, index)
+        if started >= row.games_total and playing == 0 and \
+                await self.book.close(row.id, "finished", int(time.time() * 1000)):
+            await self._tell(row, "series_finished", {
+                "series": row.id, "status": "finished", "games": row.games_total,
+                "url": f"/v1/series/{row.id}"}, once=f"series-end:{row.id}")
+
+    async def _start(self, row: SeriesRow, spec: Spec, index: int) -> None:
+        deal, rotation = divmod(index, row.players)
+        game = SeriesGame(index, deal, rotation, f"{row.id}-{index}", int(time.time() * 1000),
+                          None, None)
+        if await self.book.start(row.id, game):  # else another replica is starting it
+            await self._make(row, spec, game)
+
+    async def _make(self, row: SeriesRow, spec: Spec, game: SeriesGame) -> Session:
+        """Makes the game (unless made) and tells its players their seats, once each."""
+        seats = [spec.contestants[c] for c in seating(row.players, game.rotation)]
+        tokens = [None if seat.level is not None else token_of(row, game.index, s)
+                  for s, seat in enumerate(seats)]
+        table = Table(row.game, spec.options, seats, spec.turn_seconds, rated=False,
+                      seed=seed_of(row, spec, game.index))
+        try:
+            session = await make_game(self.sessions, self.robots, table, game.game_id, tokens)
+        except GameExists:
+            session = await self.sessions.load(game.game_id)
+        for seat, (contestant, token) in enumerate(zip(seats, tokens)):
+            if token is not None:
+                await self.inbox.push(contestant.id, "game_started", started_event(
+                    session, seat, token, series=row.id, deal=game.deal,
+                    rotation=game.rotation), once=f"started:{game.game_id}")
+        return session
+
+    async def _settle(self, row: SeriesRow, spec: Spec, game: SeriesGame) -> bool:
+        """Whether the game is over (its outcome then written, once); a game whose
+        replica died before making it is made now."""
+        try:
+            session = await self.sessions.load(game.game_id)
+        except GameNotFound:
+            await self._make(row, spec, game)
+            return False
+        if session.status != "over":
+            return False
+        outcome = await self._outcome(session, spec, row.players, game.rotation)
+        if await self.book.end(row.id, game.index, int(time.time() * 1000), outcome):
+            done = await self.get(row.id)
+            await self._tell(row, "series_progress", {
+                "series": row.id, "games_done": done.games_done,
+                "games_total": row.games_total, "game_id": game.game_id},
+                once=f"progress:{game.game_id}")
+        return True
+
+    async def _outcome(self, session: Session, spec: Spec, players: int,
+                       rotation: int) -> dict[str, Any]:
+        result = Sessions.result(session) or {}
+        who = seating(players, rotation)
+        ranks = {who[place["seat"]]: place["rank"] for place in result.get("ranking", ())}
+        initial, entries = await self.sessions.beginning(session)
+        latency: dict[int, list[float]] = {c: [] for c in who}
+        timeouts = dict.fromkeys(who, 0)
+        for seat, ms, timed_out in move_times(initial, entries, session.meta.created):
+            if timed_out:
+                timeouts[who[seat]] += 1
+            else:
+                latency[who[seat]].append(round(ms, 1))
+        return {"ranks": ranks, "reason": result.get("reason"), "latency_ms": latency,
+                "timeouts": timeouts}
+
+    async def _tell(self, row: SeriesRow, kind: str, body: dict, once: str) -> None:
+        spec = spec_of(row)
+        told = [row.owner] + [c.id for c in spec.contestants if c.level is None]
+        await self.inbox.push_all(told, kind, body, once=once)  # type: ignore[arg-type]
