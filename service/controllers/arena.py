@@ -181,7 +181,7 @@ class PlayerEventsController(Controller):
             while True:
                 found = await inbox.read(player.id, since)
                 if not found:
-                    yield ServerSentEventMessage(comment="keep-alive")
+                    yield ServerSentEventMessage(comment="keep-alive", data=None)
                 for event_id, event in found:
                     kind = msgspec.json.decode(event)["type"]
                     yield ServerSentEventMessage(id=event_id, event=kind, data=event.decode())
