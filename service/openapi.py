@@ -23,10 +23,13 @@ from service.schemas import Budget, CreateGame, JoinRequest, MoveRequest
 from service.bodies.players import (Leaderboard, NewPlayer, PlayerBody, PlayerCreated,
                                     PlayerGames, PlayerRename, Pools)
 from service.bodies.queue import QueueRequest, TicketBody
+from service.bodies.arena import (ChallengeBody, ChallengeRequest, SeriesBody, SeriesGames,
+                                  SeriesRequest)
 from service.inbox import EventKind
 
 PLAYER_BODIES = [NewPlayer, PlayerRename, PlayerCreated, PlayerBody, PlayerGames, Leaderboard,
-                 Pools, QueueRequest, TicketBody]
+                 Pools, QueueRequest, TicketBody, ChallengeRequest, ChallengeBody,
+                 SeriesRequest, SeriesBody, SeriesGames]
 
 PROBLEM_JSON = "application/problem+json"
 SWAGGER_ASSETS = "/schema/assets"
@@ -102,7 +105,8 @@ def contract(document: dict[str, Any], settings: Settings) -> dict[str, Any]:
                        " and what only a seat may do answers 401"}, PLAYER_KEY: {
         "type": "http", "scheme": "bearer",
         "description": "A player's key, as POST /v1/players returned it (shown once):"
-                       " required by the matchmaking queue and /v1/players/me"}}
+                       " required by the matchmaking queue, /v1/players/me, challenges and"
+                       " starting a series"}}
     for operations in document["paths"].values():
         for operation in operations.values():
             _drop_litestar_default_400(operation)
@@ -209,7 +213,12 @@ _AUTHORIZATION = {"name": "Authorization", "in": "header", "required": False,
 PLAYER_KEY = "playerKey"
 _KEY_TAKEN = [("/v1/players/me", "get"), ("/v1/players/me", "patch"), ("/v1/queue", "post"),
               ("/v1/queue/{ticket_id}", "get"), ("/v1/queue/{ticket_id}", "delete"),
-              ("/v1/queue/{ticket_id}/events", "get")]
+              ("/v1/queue/{ticket_id}/events", "get"), ("/v1/players/me/events", "get"),
+              ("/v1/challenges", "post"), ("/v1/challenges/{challenge_id}", "get"),
+              ("/v1/challenges/{challenge_id}", "delete"),
+              ("/v1/challenges/{challenge_id}/accept", "post"),
+              ("/v1/challenges/{challenge_id}/decline", "post"), ("/v1/series", "post"),
+              ("/v1/series/{series_id}", "delete")]
 
 
 def _player_keys(document: dict[str, Any]) -> None:

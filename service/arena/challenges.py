@@ -20,6 +20,7 @@ import msgspec
 
 from service.arena.tables import Contestant, Table, check_table, make_game, started_event
 from service.background import Background
+from service.bodies.arena import TableOptions
 from service.inbox import Inbox
 from service.robots import Robots
 from service.sessions import GameExists, Sessions, new_game_id, new_token
@@ -54,7 +55,7 @@ class Challenge(msgspec.Struct, kw_only=True):
     id: str
     game: str
     players: int
-    options: dict | None
+    options: dict | None         # as the request gave them (service.bodies.arena.TableOptions)
     turn_seconds: int
     rated: bool
     seats: list[Seat]            # in seat order; the challenger's is `challenger`
@@ -77,7 +78,9 @@ class Challenge(msgspec.Struct, kw_only=True):
         return [seat.player for seat in self.seats if seat.kind != "ai"]
 
     def table(self) -> Table:
-        return Table(self.game, self.options,
+        options = None if self.options is None else \
+            msgspec.convert(self.options, TableOptions).for_core()
+        return Table(self.game, options,
                      [Contestant(seat.player, seat.name, seat.kind) for seat in self.seats],
                      self.turn_seconds, self.rated)
 
@@ -102,7 +105,8 @@ class Challenges(Background):
         everyone = [challenger, *opponents]
         check_table(len(everyone), everyone)
         # The core refuses a player count or options of no game before anything is kept.
-        self.sessions.new_state(game, len(everyone), None, options)
+        self.sessions.new_state(game, len(everyone), None, None if options is None else
+                                msgspec.convert(options, TableOptions).for_core())
         order = list(opponents)
         secrets.SystemRandom().shuffle(order)
         place = secrets.randbelow(len(everyone)) if seat is None else seat

@@ -1,6 +1,6 @@
 """Bodies of the arena: challenges and series (docs/arena.md)."""
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -11,13 +11,18 @@ ContestantId = Annotated[str, msgspec.Meta(pattern=r"^(p_[A-Za-z0-9_-]{16}|ai-[1
 TurnSeconds = Annotated[int, msgspec.Meta(ge=1, le=86_400)]
 
 
+class TableOptions(GameOptions, forbid_unknown_fields=True, omit_defaults=True):
+    """A challenge's or a series' game options, as POST /v1/games takes them (each game
+    takes some of them; the core says which)."""
+
+
 class ChallengeRequest(msgspec.Struct, forbid_unknown_fields=True):
     """POST /v1/challenges: a game of `game` offered by the key's player to `opponents`
     (players' ids, or ai-1 .. ai-5 for AI levels, which accept at once). The table has
     one seat more than opponents; the challenger's `seat`, random if not given."""
     game: GameName
     opponents: Annotated[list[ContestantId], msgspec.Meta(min_length=1, max_length=4)]
-    options: GameOptions | None = None
+    options: TableOptions | None = None
     turn_seconds: TurnSeconds = 60          # each decision's clock; the AI moves on timeout
     rated: bool = True                      # rated if eligible: no seed, players and AI only
     seat: Annotated[int, msgspec.Meta(ge=0, le=4)] | None = None
@@ -39,7 +44,7 @@ class ChallengeBody(msgspec.Struct, kw_only=True):
     id: str
     game: GameName
     players: int
-    options: dict[str, Any] | None
+    options: TableOptions | None
     turn_seconds: int
     rated: bool
     seats: list[ChallengeSeat]
@@ -63,7 +68,7 @@ class SeriesRequest(msgspec.Struct, forbid_unknown_fields=True):
     deals: Annotated[int, msgspec.Meta(ge=1, le=2_000)] = 100
     duplicate: bool = True
     turn_seconds: TurnSeconds = 10
-    options: GameOptions | None = None
+    options: TableOptions | None = None
     at_once: Annotated[int, msgspec.Meta(ge=1, le=16)] = 4
 
 

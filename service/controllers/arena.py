@@ -43,7 +43,7 @@ class ChallengesController(Controller):
         opponents = await contestants(sessions, data.opponents)
         found = await challenges.offer(
             Contestant.of(player), opponents, data.game,
-            None if data.options is None else data.options.for_core(), data.turn_seconds,
+            None if data.options is None else msgspec.to_builtins(data.options), data.turn_seconds,
             data.rated, data.seat, data.expires_in)
         return challenge_body(challenges, found, player.id)
 
