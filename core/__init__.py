@@ -19,7 +19,7 @@ from core.errors import IllegalMove, InvalidState
 from core.interface import GameState
 
 __all__ = ["GAMES", "OPTIONS", "PLAYERS", "GameState", "IllegalMove", "InvalidState", "from_bytes",
-           "from_snapshot", "new_game", "random_playouts"]
+           "from_snapshot", "new_game", "random_playouts", "sample_from_view"]
 
 # Game name -> the compiled module implementing it (core/registry.py).
 _MODULES = {entry.name: importlib.import_module(entry.rules) for entry in registry.GAMES}
@@ -65,6 +65,21 @@ def from_snapshot(snapshot: dict[str, Any], *, seed: int | None = None) -> GameS
         raise InvalidState(f"a snapshot is a dict made by state.snapshot() whose 'game' is"
                            f" one of {', '.join(GAMES)}")
     return _MODULES[game].from_snapshot(snapshot, seed)
+
+
+def sample_from_view(view: dict[str, Any], *, seed: int | None = None) -> GameState:
+    """A full position the seat of `view` (a seat's state.view(), as the API shows it)
+    could be in: what it sees kept, what it does not dealt at random (seed makes the draw
+    repeatable). Its view of the result is the view given. For a program that sees only
+    the API, e.g. to search with core.ai from a bot's seat: the search determinizes again
+    from the seat's knowledge, so the cards drawn here tell it nothing."""
+    game = view.get("game") if isinstance(view, dict) else None
+    if game not in _MODULES or not isinstance(view.get("seat"), int):
+        raise InvalidState(f"a seat's view is a dict made by state.view(seat) whose 'game' is"
+                           f" one of {', '.join(GAMES)}")
+    import random
+    sampler = importlib.import_module(registry.BY_NAME[game].sampler)
+    return from_snapshot(sampler.snapshot_from_view(view, random.Random(seed)), seed=seed)
 
 
 def random_playouts(name: str, players: int, n: int, seed: int = 0,

@@ -39,6 +39,12 @@ class GameEntry:
         return f"core.games.{self.package}.observation"
 
     @property
+    def sampler(self) -> str:
+        """A full position a seat could be in, drawn from its view (snapshot_from_view):
+        what a program that sees only the API's view searches from (core.sample_from_view)."""
+        return f"core.games.{self.package}.sampling"
+
+    @property
     def modules(self) -> tuple[str, ...]:
         """Its compiled modules, in the order they cimport one another."""
         return (self.rules, self.observer, self.search)

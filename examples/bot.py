@@ -75,6 +75,7 @@ class Policy:
             return legal[0]
         if self.name == "ai":
             import core  # only this policy needs the engine
+            import core.ai
             state = core.sample_from_view(body["view"], seed=self.rng.getrandbits(63))
             return core.ai.suggest(state, body["you"], level=self.level,
                                    seed=self.rng.getrandbits(63))["move"]
@@ -128,6 +129,12 @@ class Bot:
 
     async def play(self, game_id: str, seat: int, token: str) -> None:
         """One game, to its end: a move whenever the game's stream says it is ours."""
+        try:
+            await self._play(game_id, seat, token)
+        except Exception:  # a task's error is nobody's to see unless it is logged
+            log.exception("game %s: the bot stopped playing it", game_id)
+
+    async def _play(self, game_id: str, seat: int, token: str) -> None:
         last_id = None
         for attempt in range(20):
             try:
