@@ -9,6 +9,10 @@ every seat), so the luck of the deal cancels within it; the interval comes from 
 of those deal means over complete deals. The ratio of the two intervals' variances is the
 variance reduction the format bought (the computer poker competitions' duplicate match).
 
+Where a game's result gives every seat a score (Cup the Crab's points), the same is done
+with a's points minus b's: a finer measure than who ranked above, whose luck of the deal
+the pairing cancels too.
+
 Intervals are mean +- 1.96 standard errors (normal approximation: say so in a report of a
 few deals). `deals_for` says how many deals would bring the half-width to a target.
 """
@@ -27,6 +31,7 @@ class Played:
     deal: int
     ranks: dict[int, int]   # contestant index -> rank (1 the best)
     game_id: str
+    scores: dict[int, float] | None = None   # contestant index -> points, if the game has them
 
 
 @dataclass(frozen=True)
@@ -65,34 +70,48 @@ def deals_for(variance: float | None, half_width: float, per_deal: int = 1) -> i
     return max(1, math.ceil((Z95 ** 2) * variance / half_width ** 2 / per_deal))
 
 
-def pair(games: list[Played], a: int, b: int, rotations: int) -> dict[str, Any]:
-    """The crosstable's cell of a against b."""
-    both = [game for game in games if a in game.ranks and b in game.ranks]
-    differences = [2 * score(game.ranks, a, b) - 1 for game in both]
+def both_ways(games: list[Played], differences: list[float],
+              rotations: int) -> tuple[Estimate, Estimate, float | None]:
+    """Unpaired and deal-paired estimates of the games' differences, and the variance
+    of the unpaired mean over the paired one's (None when either is unknown or zero)."""
     by_deal: dict[int, list[float]] = {}
-    for game, difference in zip(both, differences):
+    for game, difference in zip(games, differences):
         by_deal.setdefault(game.deal, []).append(difference)
     complete = [sum(d) / len(d) for d in by_deal.values() if len(d) == rotations]
     unpaired, paired = estimate(differences), estimate(complete)
     ratio = None
-    if paired.variance and unpaired.variance and paired.samples and unpaired.samples:
+    if paired.variance and unpaired.variance:
         ratio = (unpaired.variance / unpaired.samples) / (paired.variance / paired.samples)
-    elif paired.variance == 0 and unpaired.variance:
-        ratio = math.inf
+    return unpaired, paired, ratio
+
+
+def pair(games: list[Played], a: int, b: int, rotations: int) -> dict[str, Any]:
+    """The crosstable's cell of a against b."""
+    both = [game for game in games if a in game.ranks and b in game.ranks]
+    unpaired, paired, ratio = both_ways(
+        both, [2 * score(game.ranks, a, b) - 1 for game in both], rotations)
+    scored = [game for game in both if game.scores and a in game.scores and b in game.scores]
+    points = both_ways(scored, [game.scores[a] - game.scores[b] for game in scored],  # type: ignore[index]
+                       rotations) if scored and len(scored) == len(both) else None
     wins = sum(1 for game in both if game.ranks[a] < game.ranks[b])
     draws = sum(1 for game in both if game.ranks[a] == game.ranks[b])
     return {
-        "a": a, "b": b, "games": len(both), "deals": len(complete),
+        "a": a, "b": b, "games": len(both), "deals": paired.samples,
         "a_wins": wins, "draws": draws, "b_wins": len(both) - wins - draws,
         "score": round(sum(score(game.ranks, a, b) for game in both) / len(both), 4)
         if both else None,
         "difference": unpaired.body(), "paired_difference": paired.body(),
-        "variance_ratio": None if ratio is None or math.isinf(ratio) else round(ratio, 3),
+        "variance_ratio": None if ratio is None else round(ratio, 3),
         # deals each format needs for a's score to be known within +-5 percentage points
         # (+-0.10 of difference), at the spread seen so far
         "deals_for_5_percent": {
             "paired": deals_for(paired.variance, 0.10),
             "unpaired": deals_for(unpaired.variance, 0.10, rotations)},
+        # a's points minus b's, where the game scores points (else null)
+        "points_difference": None if points is None else points[0].body(),
+        "paired_points_difference": None if points is None else points[1].body(),
+        "points_variance_ratio": None if points is None or points[2] is None
+        else round(points[2], 3),
     }
 
 

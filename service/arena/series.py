@@ -128,7 +128,9 @@ class SeriesRunner(Background):
         spec = spec_of(row)
         games = [game for game in await self.book.games(row.id) if game.outcome]
         played = [Played(game.deal, {int(k): v for k, v in game.outcome["ranks"].items()},
-                         game.game_id) for game in games]
+                         game.game_id, {int(k): v for k, v in scores.items()}
+                         if (scores := game.outcome.get("scores")) else None)
+                  for game in games]
         latencies: dict[int, list[float]] = {i: [] for i in range(len(spec.contestants))}
         timeouts = dict.fromkeys(latencies, 0)
         for game in games:
@@ -216,7 +218,11 @@ class SeriesRunner(Background):
                        rotation: int) -> dict[str, Any]:
         result = Sessions.result(session) or {}
         who = seating(players, rotation)
-        ranks = {who[place["seat"]]: place["rank"] for place in result.get("ranking", ())}
+        ranking = result.get("ranking", ())
+        ranks = {who[place["seat"]]: place["rank"] for place in ranking}
+        # points, where the game's ranking gives each seat a score (Cup the Crab's)
+        scores = {who[place["seat"]]: place["score"] for place in ranking
+                  if isinstance(place.get("score"), (int, float))}
         initial, entries = await self.sessions.beginning(session)
         latency: dict[int, list[float]] = {c: [] for c in who}
         timeouts = dict.fromkeys(who, 0)
@@ -225,8 +231,8 @@ class SeriesRunner(Background):
                 timeouts[who[seat]] += 1
             else:
                 latency[who[seat]].append(round(ms, 1))
-        return {"ranks": ranks, "reason": result.get("reason"), "latency_ms": latency,
-                "timeouts": timeouts}
+        return {"ranks": ranks, "scores": scores if len(scores) == players else None,
+                "reason": result.get("reason"), "latency_ms": latency, "timeouts": timeouts}
 
     async def _tell(self, row: SeriesRow, kind: str, body: dict, once: str) -> None:
         spec = spec_of(row)

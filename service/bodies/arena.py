@@ -90,7 +90,8 @@ class Cell(msgspec.Struct, kw_only=True):
     """Contestant a against contestant b (indexes into `contestants`): games, a's wins,
     draws and losses against b, a's score (1 above b, 0.5 level, 0 below; the mean), the
     difference of scores per game (a's minus b's) unpaired and paired by deal, with 95%
-    intervals, the variance the pairing removed, and deals each format needs for +-5%."""
+    intervals, the variance the pairing removed, and deals each format needs for +-5%;
+    and the same of points where the game scores them."""
     a: int
     b: int
     games: int
@@ -103,6 +104,11 @@ class Cell(msgspec.Struct, kw_only=True):
     paired_difference: Interval
     variance_ratio: float | None            # unpaired variance of the mean / paired
     deals_for_5_percent: DealsNeeded
+    # Where the game scores points (Cup the Crab): a's points minus b's per game, unpaired
+    # and paired by deal, and their variance ratio; null for a game without points.
+    points_difference: Interval | None
+    paired_points_difference: Interval | None
+    points_variance_ratio: float | None
 
 
 class Latency(msgspec.Struct, kw_only=True):
@@ -152,6 +158,7 @@ class SeriesGameBody(msgspec.Struct, kw_only=True):
     started_at: str
     ended_at: str | None
     ranks: list[int] | None                 # each contestant's rank, once over
+    scores: list[float] | None              # each contestant's points, where the game has them
     replay: str                             # GET: every version with every card, once over
 
 

@@ -141,6 +141,8 @@ class SeriesController(Controller):
             ended_at=iso(game.ended_ms),
             ranks=None if not game.outcome else [
                 game.outcome["ranks"].get(str(i), 0) for i in range(row.players)],
+            scores=None if not game.outcome or not game.outcome.get("scores") else [
+                game.outcome["scores"][str(i)] for i in range(row.players)],
             replay=f"/v1/games/{game.game_id}/replay") for game in page],
             next=f"/v1/series/{row.id}/games?after={page[-1].index}"
             if len(rows) > SERIES_PAGE else None)

@@ -61,3 +61,13 @@ def test_deals_needed_grow_with_the_square_of_the_precision_asked():
     assert deals_for(1.0, 0.05) == math.ceil(1.96 ** 2 / 0.0025)
     assert deals_for(1.0, 0.1, per_deal=2) == math.ceil(1.96 ** 2 / 0.01 / 2)
     assert deals_for(None, 0.1) is None
+
+
+def test_points_are_compared_like_ranks_where_every_game_scores_them():
+    games = [Played(0, {0: 1, 1: 2}, "a", {0: 60, 1: 40}), Played(0, {0: 2, 1: 1}, "b", {0: 45, 1: 50}),
+             Played(1, {0: 1, 1: 2}, "c", {0: 55, 1: 35}), Played(1, {0: 1, 1: 2}, "d", {0: 52, 1: 51})]
+    cell = pair(games, 0, 1, rotations=2)
+    assert cell["points_difference"]["mean"] == (20 - 5 + 20 + 1) / 4
+    assert cell["paired_points_difference"]["samples"] == 2
+    without = pair([Played(g.deal, g.ranks, g.game_id) for g in games], 0, 1, rotations=2)
+    assert without["points_difference"] is None and without["points_variance_ratio"] is None
