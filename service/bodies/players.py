@@ -105,6 +105,7 @@ class Leaderboard(msgspec.Struct, kw_only=True):
     pool: str
     game: GameName
     players: list[int]
+    ranked_after: int            # rated games before a player is ranked (the AI levels always are)
     lines: list[LeaderboardLine]
     next_cursor: str | None
     you: LeaderboardLine | None
@@ -119,3 +120,4 @@ class PoolInfo(msgspec.Struct, kw_only=True):
     pool: str
     game: GameName
     players: list[int]
+    ranked_after: int            # rated games before a player is ranked (the AI levels always are)
