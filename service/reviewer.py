@@ -94,6 +94,9 @@ class Reviewer(Background):
             except ArchiveUnavailable as error:
                 log.warning("reviews: the archive is unavailable: %s", error)
                 claimed = None
+            except Exception:  # the reviewer goes on: a request's fault stays that request's
+                log.exception("reviews: a claim failed")
+                claimed = None
             if claimed is None:
                 try:
                     await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
@@ -107,14 +110,17 @@ class Reviewer(Background):
                 # The lease lapses and this or another replica takes the review up again.
                 log.warning("review of %s seat %s paused: %s", claimed[1].game_id,
                             claimed[1].seat, error)
+            except Exception:
+                log.exception("review of %s seat %s failed", claimed[1].game_id, claimed[1].seat)
 
     async def _compute(self, lease: Lease, review: Review) -> None:
         session = await self.sessions.load(review.game_id)
         initial, entries = await self.sessions.beginning(session)
-        todo = list(decisions(initial, entries, review.seat))
+        loop = asyncio.get_running_loop()
+        todo = await loop.run_in_executor(  # the game played again: off the event loop too
+            self._search, lambda: list(decisions(initial, entries, review.seat)))
         found: list[dict[str, Any]] = json.loads(review.document)["decisions"]
         held = await self._write(lease, found, len(todo), finished=False)  # the count, at once
-        loop = asyncio.get_running_loop()
         for decision in todo[len(found):]:
             if held is None:
                 return  # the lease lapsed and another replica holds the review now

@@ -48,6 +48,7 @@ class Rating(msgspec.Struct, kw_only=True):
     pool: str                    # GET /v1/leaderboards/{pool}
     game: GameName
     players: list[int]           # the table sizes this pool rates
+    ranked_after: int            # rated games before the leaderboard ranks the player
     mu: float
     sigma: float
     value: float

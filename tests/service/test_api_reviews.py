@@ -18,11 +18,9 @@ from service.reviews import MIN_LOSS, WORST, decisions, reviewed
 from tests.service.archives import drained
 from tests.service.play import create, play_to_end
 from tests.service.servers import server
+from tests.service.test_api_archive import forgetful, forgotten_game  # noqa: F401 (a fixture)
 from tests.service.test_api_errors import assert_problem
 from tests.service.test_bodies_exact import assert_exact
-
-AI = {"type": "ai", "iterations": 30}
-
 
 def finished(client: httpx.Client, game: str, players: int, seed: int) -> tuple[dict, list]:
     created = create(client, game, players, seed=seed)
@@ -107,13 +105,11 @@ def test_a_review_is_computed_once_and_read_back_the_same(client):
     assert_problem(client.get(f"/v1/games/{created['id']}/reviews/0"), 404, "review-not-found")
 
 
-def test_a_review_of_a_game_the_live_store_forgot_is_answered_from_the_archive(client):
-    robots = create(client, "cup-the-crab", 2, seats=[AI, AI])
-    while client.get(f"/v1/games/{robots['id']}").json()["status"] != "over":
-        time.sleep(0.1)
-    drained(str(client.base_url))
-    review = review_done(client, asked(client, robots["id"], 0))
+def test_a_review_of_a_game_the_live_store_forgot_is_computed_from_the_archive(forgetful):
+    client, created, _ = forgotten_game(forgetful)
+    review = review_done(client, asked(client, created["id"], 0))
     assert review["total"] == len(review["decisions"]) > 0
+    client.close()
 
 
 def test_bad_review_requests_are_refused_with_a_precise_problem(client):

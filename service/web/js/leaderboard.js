@@ -7,7 +7,7 @@ import { api } from "./api.js";
 import { h, patch } from "./dom.js";
 import { decimal, localized } from "./lang.js";
 import { currentPlayer } from "./player.js";
-import { playerLabel, poolTitle, provisionalMark, rankText, rankingRule, rating } from "./pools.js";
+import { playerLabel, poolTitle, provisionalMark, rankText, rating } from "./pools.js";
 
 const T = localized({
   en: {
@@ -78,7 +78,7 @@ export function openLeaderboard(root, { pool } = {}) {
 
   async function load() {
     try {
-      state.pools = await rankingRule();
+      state.pools = (await api.pools()).pools;
       if (!pool) { location.replace(`#/leaderboards/${state.pools[0].pool}`); return; }
       const [board, profile] = await Promise.all([api.leaderboard(pool, { player: me?.id }), me ? api.player(me.id).catch(() => null) : null]);
       if (closed) return;

@@ -6,10 +6,6 @@ import { h } from "./dom.js";
 import { gameOf } from "./games.js";
 import { decimal, localized } from "./lang.js";
 
-// The rated games before a leaderboard shows a player, as the API says (ranked_after),
-// known once rankingRule() has read the pools.
-let rankedAfter = null;
-let pools = null;
 // OpenSkill's newcomer (mu 25, sigma 25/3): every player's rating before its first rated game.
 export const NEWCOMER = { mu: 25, sigma: 25 / 3 };
 
@@ -20,7 +16,6 @@ const T = localized({
     provisional: "provisional",
     provisionalTitle: "Provisional: fewer than 10 rated games, the rating still moves a lot",
     unranked: (left) => `not ranked yet: ${left} more rated game${left === 1 ? "" : "s"}`,
-    unrankedYet: "not ranked yet",
     rank: (n) => `rank ${n}`,
     between: (a, b) => `between ${a} and ${b}`,
     above: (a) => `above ${a}`,
@@ -32,7 +27,6 @@ const T = localized({
     provisional: "provisoire",
     provisionalTitle: "Provisoire : moins de 10 parties classées, la cote bouge encore beaucoup",
     unranked: (left) => `pas encore classé : encore ${left} partie${left === 1 ? "" : "s"} classée${left === 1 ? "" : "s"}`,
-    unrankedYet: "pas encore classé",
     rank: (n) => `${n}${n === 1 ? "er" : "e"} du classement`,
     between: (a, b) => `entre ${a} et ${b}`,
     above: (a) => `au-dessus de ${a}`,
@@ -62,19 +56,9 @@ export function provisionalMark(provisional) {
   return provisional ? h("span.badge.provisional", { title: T.provisionalTitle }, T.provisional) : null;
 }
 
+// A standing's rank, or the rated games it still needs (the API's ranked_after).
 export function rankText(standing) {
-  if (standing.rank) return T.rank(standing.rank);
-  return rankedAfter === null ? T.unrankedYet : T.unranked(Math.max(1, rankedAfter - standing.rated_games));
-}
-
-// Every rating pool (GET /v1/leaderboards), read once; with them, how many rated games
-// rank a player.
-export function rankingRule() {
-  pools ??= api.pools().then((found) => {
-    rankedAfter = found.pools[0]?.ranked_after ?? null;
-    return found.pools;
-  }, (problem) => { pools = null; throw problem; });
-  return pools;
+  return standing.rank ? T.rank(standing.rank) : T.unranked(Math.max(1, standing.ranked_after - standing.rated_games));
 }
 
 // The five AI levels' ratings in each pool ({pool: [{label, value, mu, sigma}]}), read

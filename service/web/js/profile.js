@@ -9,7 +9,7 @@ import { ratingChart } from "./chart.js";
 import { gameOf } from "./games.js";
 import { decimal, localized, when } from "./lang.js";
 import { currentPlayer, ensurePlayer, renamePlayer } from "./player.js";
-import { NEWCOMER, levelRatings, placeAmongLevels, rankingRule, playerLabel, poolTitle, provisionalMark, rankText, rating } from "./pools.js";
+import { NEWCOMER, levelRatings, placeAmongLevels, playerLabel, poolTitle, provisionalMark, rankText, rating } from "./pools.js";
 
 const T = localized({
   en: {
@@ -105,7 +105,7 @@ export function openProfile(root, { id } = {}) {
       if (closed) return;
       Object.assign(state, { player, games: games.games, cursor: games.next_cursor, error: "" });
       render();
-      [state.levels] = await Promise.all([levelRatings(), rankingRule()]);
+      state.levels = await levelRatings();
     } catch (error) {
       state.error = error.message;
     }

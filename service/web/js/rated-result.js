@@ -6,7 +6,7 @@ import { api } from "./api.js";
 import { h } from "./dom.js";
 import { decimal, localized } from "./lang.js";
 import { currentPlayer } from "./player.js";
-import { NEWCOMER, conservative, poolTitle, provisionalMark, rankText, rankingRule, rating } from "./pools.js";
+import { NEWCOMER, conservative, poolTitle, provisionalMark, rankText, rating } from "./pools.js";
 
 const TRIES = 30;
 const TRY_MS = 1000;
@@ -43,7 +43,6 @@ function panel(id) {
 
 async function watch(gameId, playerId) {
   found.set(gameId, { status: "waiting" });
-  await rankingRule().catch(() => null);  // without it, the rank says only "not ranked yet"
   for (let i = 0; i < TRIES; i++) {
     try {
       const profile = await api.player(playerId);
