@@ -83,7 +83,8 @@ class Reviews:
                 waiting = (await conn.execute(
                     select(reviews).where(reviews.c.status != "done",
                                           reviews.c.lease_until_ms < now_ms)
-                    .order_by(reviews.c.requested_ms).limit(CANDIDATES))).all()
+                    .order_by(reviews.c.requested_ms, reviews.c.game_id, reviews.c.seat)
+                    .limit(CANDIDATES))).all()
             for row in waiting:
                 lease = Lease(row.game_id, row.seat, holder, now_ms + lease_ms)
                 async with conn.begin():

@@ -161,3 +161,23 @@ def test_a_review_a_replica_left_half_done_is_finished_by_another(tmp_path: Path
         review = review_done(client, location)
     assert {**review["decisions"][0], "worst": False} == written
     assert review["total"] == len(review["decisions"]) > 1
+
+
+def test_a_replica_computes_one_review_at_a_time(tmp_path: Path):
+    """Reviews asked for together wait their turn: never two running at once on a replica
+    (one worker), however many are queued."""
+    with server({"DATABASE_URL": f"sqlite:///{tmp_path}/archive.sqlite3"}) as alone, \
+            httpx.Client(base_url=alone.url, timeout=30) as client:
+        created, _ = finished(client, "cup-the-crab", 5, seed=9)
+        locations = [asked(client, created["id"], seat) for seat in range(5)]
+        deadline, seen_running = time.monotonic() + 120, set()
+        while True:
+            # Read in the reverse of the order they are taken in (oldest first, then by
+            # seat): a review seen running means every one before it is done already.
+            statuses = [client.get(location).json()["status"] for location in locations[::-1]][::-1]
+            assert statuses.count("running") <= 1, statuses
+            seen_running.update(seat for seat, status in enumerate(statuses) if status == "running")
+            if all(status == "done" for status in statuses) or time.monotonic() > deadline:
+                break
+        assert all(status == "done" for status in statuses)
+        assert seen_running  # the reviews were caught running, one by one
