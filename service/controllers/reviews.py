@@ -27,7 +27,7 @@ class ReviewsController(Controller):
     tags = ["archive"]
 
     @post("/{game_id:str}/reviews", status_code=202,
-          responses=problems(400, 404, 409, 413, 422, 503),
+          responses=problems(400, 404, 409, 413, 422, 429, 503),
           response_headers=[ResponseHeader(name="Location", documentation_only=True,
                                            description="the review's URL, to read its progress")],
           summary="Ask for a finished game's review for one seat, computed in the background",
