@@ -21,6 +21,7 @@ from service.controllers.lobby import LobbyController
 from service.controllers.play import play_routes
 from service.controllers.players import LeaderboardsController, PlayersController
 from service.controllers.queue import QueueController
+from service.controllers.reviews import ReviewsController
 from service.matchmaking import Matchmaker
 from service.controllers.static import static_files
 from service.cors import cors
@@ -39,6 +40,7 @@ from service.lobby import Lobby
 from service.observe import STATS, LateBodies, metrics, observer
 from service.openapi import SWAGGER_ASSETS, openapi_config
 from service.problems import HANDLERS
+from service.reviewer import Reviewer
 from service.robots import Robots
 from service.sessions import Sessions
 from service.store import Store, open_store
@@ -66,6 +68,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     drain = Drain(hub)
     clocks = Clocks(sessions, robots)
     matchmaker = Matchmaker(sessions, robots)
+    reviewer = Reviewer(sessions, settings)
     # Modules, routes and schemas live as long as the process, and so do open streams:
     # keeping them out of the collector's way shortens every full collection, hence the
     # latency tail (service/collector.py).
@@ -107,12 +110,16 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     def runner_on(robots: Robots) -> SeriesRunner:
         return runner
 
+    def reviewer_on(sessions: Sessions) -> Reviewer:
+        return reviewer
+
     async def close_store() -> None:
         collector.stop()
         await clocks.stop()
         await challenges.stop()
         await runner.stop()
         await matchmaker.stop()
+        await reviewer.stop()
         await archiver.stop()
         await robots.close()
         await store.close()
@@ -121,8 +128,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     app = LateBodies(
         route_handlers=[GamesController, ArchiveController, LobbyController, EventsController,
                         HealthController, PlayersController, LeaderboardsController,
-                        QueueController, ChallengesController, SeriesController,
-                        PlayerEventsController,
+                        QueueController, ReviewsController, ChallengesController,
+                        SeriesController, PlayerEventsController,
                         metrics,
                         static_files(SWAGGER_ASSETS, Path(swagger_ui_path), "swagger-assets"),
                         *play_routes(), *(debug.ROUTES if settings.debug_gc else ())],
@@ -137,6 +144,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                       "inbox": Provide(inbox_on, sync_to_thread=False),
                       "challenges": Provide(challenges_on, sync_to_thread=False),
                       "runner": Provide(runner_on, sync_to_thread=False),
+                      "reviewer": Provide(reviewer_on, sync_to_thread=False),
                       "store": Provide(lambda: store, sync_to_thread=False)},
         exception_handlers=HANDLERS,
         middleware=[observer(settings.access_log), _rate_limits(settings, store)],
@@ -144,7 +152,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         before_request=refuse_repeated_parameters,
         request_max_body_size=settings.max_body_bytes,
         on_startup=[collector.start, archiver.start, clocks.start, matchmaker.start,
-                    challenges.start, runner.start, drain.install],
+                    challenges.start, runner.start, reviewer.start, drain.install],
         on_shutdown=[close_store],
         logging_config=None)
     app.state.settings = settings

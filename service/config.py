@@ -89,6 +89,8 @@ class Settings:
     archived_game_ttl: int = 600     # ARCHIVED_GAME_TTL_SECONDS: kept in the live store once archived
     archive_retention_days: int = 0  # ARCHIVE_RETENTION_DAYS: forget archived games after; 0: never
     archive_lag_seconds: int = 60    # ARCHIVE_LAG_SECONDS: /ready says the archive lags past this
+    review_level: int = 5            # REVIEW_LEVEL: the AI level that reviews games (docs/ai.md)
+    review_lease_seconds: int = 30   # REVIEW_LEASE_SECONDS: a review stalled this long moves on
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> "Settings":
@@ -122,6 +124,9 @@ class Settings:
                                         cls.archive_retention_days, 0, 100_000),
             archive_lag_seconds=_int(env, "ARCHIVE_LAG_SECONDS", cls.archive_lag_seconds, 1,
                                      7 * 24 * 3600),
+            review_level=_int(env, "REVIEW_LEVEL", cls.review_level, 1, 5),
+            review_lease_seconds=_int(env, "REVIEW_LEASE_SECONDS", cls.review_lease_seconds,
+                                      1, 3600),
         )
         settings.check()
         return settings
@@ -152,7 +157,9 @@ class Settings:
                "ARCHIVE_MIGRATE": "auto" if self.archive_migrate else "check",
                "ARCHIVED_GAME_TTL_SECONDS": str(self.archived_game_ttl),
                "ARCHIVE_RETENTION_DAYS": str(self.archive_retention_days),
-               "ARCHIVE_LAG_SECONDS": str(self.archive_lag_seconds)}
+               "ARCHIVE_LAG_SECONDS": str(self.archive_lag_seconds),
+               "REVIEW_LEVEL": str(self.review_level),
+               "REVIEW_LEASE_SECONDS": str(self.review_lease_seconds)}
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url
         return env

@@ -79,6 +79,7 @@ def seat_budget(scope: Scope) -> SeatBudget | None:
 # (method, route template) -> which budget a request spends.
 ROUTES = {("POST", "/v1/games"): "creates", ("POST", "/v1/games/{game_id}/join"): "creates",
           ("POST", "/v1/players"): "creates", ("POST", "/v1/queue"): "creates",
+          ("POST", "/v1/games/{game_id}/reviews"): "creates",  # each may cost a replica a second
           ("POST", "/v1/games/{game_id}/moves"): "moves",
           ("POST", "/v1/games/{game_id}/suggest"): "moves"}
 

@@ -18,6 +18,7 @@ import core
 from service import bodies
 from service.config import Settings
 from service.exact_requests import NULL, REF, exact_requests
+from service.bodies.archive import ReviewRequest
 from service.bodies.common import Created, Health, Joined, Problem, Ready, WaitingList
 from service.schemas import Budget, CreateGame, JoinRequest, MoveRequest
 from service.bodies.players import (Leaderboard, NewPlayer, PlayerBody, PlayerCreated,
@@ -40,7 +41,8 @@ BODY_TYPES: list[Any] = [CreateGame, MoveRequest, Budget, JoinRequest, Created, 
                          bodies.LegalMovesBody, bodies.HistoryBody, bodies.SuggestionBody,
                          *bodies.EVENTS.values(), *bodies.DELTA_EVENTS.values(),
                          Problem, Health, Ready, *bodies.MOVE_UNIONS.values(),
-                         bodies.ReplayBody, bodies.ExportedGame, *PLAYER_BODIES]
+                         bodies.ReplayBody, bodies.ExportedGame, bodies.ReviewBody,
+                         ReviewRequest, *PLAYER_BODIES]
 
 _WHEN = {
     400: "The body is not JSON, or does not match the schema (`malformed-request`,"
@@ -50,7 +52,7 @@ _WHEN = {
     403: "The player key given opens no player (`unknown-player`)",
     404: "No game has this id, or it expired after going idle (`game-not-found`), no"
          " player has this id (`player-not-found`), the player has no such ticket"
-         " (`ticket-not-found`)",
+         " (`ticket-not-found`), nobody asked for this review (`review-not-found`)",
     409: "The request conflicts with the game as it is now: it moved on"
          " (`version-conflict`, with `current_version`), the seat has nothing to decide now"
          " (`not-your-turn`), the game waits for players (`game-waiting`), a seat is taken,"
@@ -62,7 +64,7 @@ _WHEN = {
     422: "Understood but refused: a move that is not legal now, out of turn or of another"
          " game (`illegal-move`, with `legal_moves`), what the schema cannot say of a game"
          " or its options (`invalid-game`), an AI budget the schema does not allow"
-         " (`budget-refused`)",
+         " (`budget-refused`), a review of a seat the game does not have (`invalid-seat`)",
     429: "Over the rate limit of this client address (creates, joins) or seat token"
          " (moves, suggestions): `rate-limited`, with `Retry-After` and the RateLimit"
          " headers",
@@ -116,6 +118,7 @@ def contract(document: dict[str, Any], settings: Settings) -> dict[str, Any]:
     _links(document)
     _event_streams(document)
     _ndjson(document)
+    _header_schemas(document)
     return document
 
 
@@ -168,6 +171,16 @@ def _event_streams(document: dict[str, Any]) -> None:
                 if stream is not None:
                     stream["schema"] = ticket if path.startswith("/v1/queue/") else \
                         inbox if path == "/v1/players/me/events" else event
+
+
+def _header_schemas(document: dict[str, Any]) -> None:
+    """A response header Litestar documents (a review's Location) without the schema
+    OpenAPI requires of one: every such header is a string."""
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            for response in operation["responses"].values():
+                for header in response.get("headers", {}).values():
+                    header.setdefault("schema", {"type": "string"})
 
 
 def _ndjson(document: dict[str, Any]) -> None:

@@ -12,6 +12,7 @@ from litestar.exceptions import HTTPException, ValidationException
 
 from core import InvalidState
 from service.bodies.common import TITLES, Problem
+from service.reviewer import ReviewNotFound, SeatOutOfRange
 from service.robots import AIBusy, BudgetRefused, HintsOff, NotYourTurn
 from service.drain import Draining
 from service.limits import RateLimited
@@ -123,6 +124,8 @@ HANDLERS = {
     NotStarted: lambda r, e: problem(r, 409, "game-waiting", str(e)),
     GameArchived: lambda r, e: problem(r, 409, "game-archived", str(e)),
     GameNotOver: lambda r, e: problem(r, 409, "game-not-over", str(e)),
+    ReviewNotFound: lambda r, e: problem(r, 404, "review-not-found", str(e)),
+    SeatOutOfRange: lambda r, e: problem(r, 422, "invalid-seat", str(e)),
     ArchiveUnavailable: _archive_unavailable,
     SeatUnavailable: lambda r, e: problem(r, 409, e.slug, str(e)),
     NoSuchSeat: lambda r, e: problem(r, 409, "no-such-seat", str(e)),

@@ -112,7 +112,8 @@ class TestDatabase:
     def __init__(self) -> None:
         self.private = None if answers(SERVER) else PrivatePostgres()
         server = SERVER if self.private is None else self.private.server_url
-        self.name = f"crab_test_{uuid.uuid4().hex[:10]}"
+        # TEST_DATABASE_PREFIX: sessions sharing one server keep to names of their own.
+        self.name = f"{os.environ.get('TEST_DATABASE_PREFIX', 'crab_test')}_{uuid.uuid4().hex[:10]}"
         psql(server, f"CREATE DATABASE {self.name}")
         self.server = server
         self.url = server.rsplit("/", 1)[0] + f"/{self.name}"

@@ -54,6 +54,7 @@ class ExportFilter:
     until_ms: int | None = None     # ended before
     after: tuple[int, str] | None = None  # resume after this (ended_ms, id)
     player: str | None = None       # only games this player sat in
+    id: str | None = None           # only this game
 
 
 def engine_url(url: str) -> str:
@@ -193,6 +194,8 @@ async def _scalar(conn: AsyncConnection, query: Any) -> Any:
 
 def _conditions(where: ExportFilter) -> list[Any]:
     found = []
+    if where.id is not None:
+        found.append(games.c.id == where.id)
     if where.game is not None:
         found.append(games.c.game == where.game)
     if where.since_ms is not None:

@@ -141,3 +141,22 @@ series_games = Table(
     Column("ended_ms", BigInteger, nullable=True),
     Column("outcome", Text, nullable=True),
 )
+
+# A finished game's review for one seat (service.reviews): requested once, computed by one
+# replica at a time under a lease (lease_until_ms: another replica takes it over once it
+# lapses, so a replica dying mid-review delays it, never loses it), then kept for good.
+# document holds the decisions reviewed so far (JSON), the whole review once done.
+reviews = Table(
+    "reviews", metadata,
+    Column("game_id", String(64), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("status", String(8), nullable=False),     # queued, running or done
+    Column("done", Integer, nullable=False),         # decisions reviewed so far
+    Column("total", Integer, nullable=True),         # decisions to review, once counted
+    Column("level", Integer, nullable=False),        # the AI level that reviews
+    Column("requested_ms", BigInteger, nullable=False),
+    Column("holder", String(32), nullable=True),     # the replica's claim, while it lasts
+    Column("lease_until_ms", BigInteger, nullable=False),  # 0: nobody holds it
+    Column("document", Text, nullable=False),
+    Index("reviews_waiting", "status", "requested_ms"),
+)

@@ -30,6 +30,7 @@ HistoryBody: TypeAlias = _union("history")  # type: ignore[valid-type]
 SuggestionBody: TypeAlias = _union("suggestion")  # type: ignore[valid-type]
 ReplayBody: TypeAlias = _union("replay")  # type: ignore[valid-type]
 ExportedGame: TypeAlias = _union("exported")  # type: ignore[valid-type]
+ReviewBody: TypeAlias = _union("review")  # type: ignore[valid-type]
 
 # Each game's move union by its schema's name, for the bodies whose moves are not tagged
 # by game (a move request, the legal moves of an illegal-move problem): see service.openapi.
@@ -62,6 +63,10 @@ def history_body(body: dict[str, Any]) -> HistoryBody:
 
 def replay_body(body: dict[str, Any]) -> ReplayBody:
     return as_sent(body)
+
+
+def review_body(body: dict[str, Any]) -> ReviewBody:
+    return msgspec.convert(body, ReviewBody)
 
 
 def suggestion_body(body: dict[str, Any]) -> SuggestionBody:

@@ -15,6 +15,8 @@ EntryT = TypeVar("EntryT")
 ResultT = TypeVar("ResultT")
 PositionT = TypeVar("PositionT")
 VersionT = TypeVar("VersionT")
+MoveT = TypeVar("MoveT")
+DecisionT = TypeVar("DecisionT")
 
 # A game's creation options as core took them (e.g. Crabe vs Poulpe's mode and its deck as
 # copies per card).
@@ -58,3 +60,36 @@ class ReplayBase(msgspec.Struct, Generic[VersionT, ResultT], kw_only=True):
     version: int
     result: ResultT
     versions: list[VersionT]
+
+
+class ReviewRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Which seat's decisions to review."""
+    seat: int
+
+
+class ReviewedDecisionBase(msgspec.Struct, Generic[MoveT], kw_only=True):
+    """One decision of the seat (forced moves are left out) beside the AI's choice there.
+    Win rates are the search's estimates for the seat (1 a win); a played move the search
+    never tried has none (played_visits 0), and then no loss."""
+    version: int                  # the version its move made: the position is version - 1
+    legal_moves: int              # how many moves the seat could choose from
+    played: MoveT
+    played_win_rate: float | None
+    played_visits: int
+    best: MoveT                   # the AI's choice at the review's level
+    best_win_rate: float
+    best_visits: int
+    loss: float | None            # best_win_rate - played_win_rate, 0 when they agree
+    worst: bool                   # one of the few largest losses
+
+
+class ReviewBase(msgspec.Struct, Generic[DecisionT], kw_only=True):
+    """A finished game's review for one seat: queued, running (done of total decisions
+    reviewed, the first `done` listed) or done (every decision, the worst marked)."""
+    id: str
+    seat: int
+    status: Literal["queued", "running", "done"]
+    level: int                    # the AI level that reviews (docs/ai.md)
+    done: int
+    total: int | None             # null until the decisions are counted
+    decisions: list[DecisionT]

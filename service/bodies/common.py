@@ -234,3 +234,4 @@ class GameBodies:
     delta_event: type    # an `event: delta` of its stream (`?delta=true`)
     exported: type       # a finished game, whole: a line of the export
     replay: type         # a finished game played again
+    review: type         # a finished game's review for one seat

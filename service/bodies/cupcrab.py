@@ -5,7 +5,8 @@ from typing import Annotated, Literal, TypeAlias
 import msgspec
 
 from core.games.cupcrab import rules as cupcrab
-from service.bodies.archive import ExportedGameBase, ReplayBase, ReplayVersionBase
+from service.bodies.archive import (ExportedGameBase, ReplayBase, ReplayVersionBase,
+                                    ReviewBase, ReviewedDecisionBase)
 from service.bodies.common import (
     DeltaEventBase,
     EventBase,
@@ -198,8 +199,17 @@ class CupCrabReplay(ReplayBase[CupCrabReplayVersion, CupCrabResult], tag_field="
     """A finished game played again: every version's complete position."""
 
 
+
+class CupCrabReviewedDecision(ReviewedDecisionBase[CupCrabMove]):
+    pass
+
+
+class CupCrabReview(ReviewBase[CupCrabReviewedDecision], tag_field="game", tag="cup-the-crab"):
+    """A finished game's review for one seat."""
+
+
 BODIES = GameBodies(game="cup-the-crab", prefix="CupCrab", move=CupCrabMove, body=CupCrabGame,
                     legal_moves=CupCrabLegalMoves, history=CupCrabHistory,
                     suggestion=CupCrabSuggestion, event=CupCrabEvent,
                     delta_event=CupCrabDeltaEvent, exported=CupCrabExportedGame,
-                    replay=CupCrabReplay)
+                    replay=CupCrabReplay, review=CupCrabReview)

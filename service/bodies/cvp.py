@@ -5,7 +5,8 @@ from typing import Literal, TypeAlias
 import msgspec
 
 from core.games.cvp import rules as cvp
-from service.bodies.archive import ExportedGameBase, ReplayBase, ReplayVersionBase
+from service.bodies.archive import (ExportedGameBase, ReplayBase, ReplayVersionBase,
+                                    ReviewBase, ReviewedDecisionBase)
 from service.bodies.common import (
     DeltaEventBase,
     EventBase,
@@ -239,8 +240,17 @@ class CvpReplay(ReplayBase[CvpReplayVersion, CvpResult], tag_field="game",
     """A finished game played again: every version's complete position."""
 
 
+
+class CvpReviewedDecision(ReviewedDecisionBase[CvpMove]):
+    pass
+
+
+class CvpReview(ReviewBase[CvpReviewedDecision], tag_field="game", tag="crabe-vs-poulpe"):
+    """A finished game's review for one seat."""
+
+
 BODIES = GameBodies(game="crabe-vs-poulpe", prefix="Cvp", move=CvpMove, body=CvpGame,
                     legal_moves=CvpLegalMoves, history=CvpHistory,
                     suggestion=CvpSuggestion, event=CvpEvent,
                     delta_event=CvpDeltaEvent, exported=CvpExportedGame,
-                    replay=CvpReplay)
+                    replay=CvpReplay, review=CvpReview)

@@ -48,6 +48,7 @@ class Rating(msgspec.Struct, kw_only=True):
     pool: str                    # GET /v1/leaderboards/{pool}
     game: GameName
     players: list[int]           # the table sizes this pool rates
+    ranked_after: int            # rated games before the leaderboard ranks the player
     mu: float
     sigma: float
     value: float
@@ -105,6 +106,7 @@ class Leaderboard(msgspec.Struct, kw_only=True):
     pool: str
     game: GameName
     players: list[int]
+    ranked_after: int            # rated games before a player is ranked (the AI levels always are)
     lines: list[LeaderboardLine]
     next_cursor: str | None
     you: LeaderboardLine | None
@@ -119,3 +121,4 @@ class PoolInfo(msgspec.Struct, kw_only=True):
     pool: str
     game: GameName
     players: list[int]
+    ranked_after: int            # rated games before a player is ranked (the AI levels always are)

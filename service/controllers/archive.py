@@ -13,7 +13,7 @@ from litestar.response import Stream
 import core
 from service.archive import ArchiveUnavailable, ExportFilter
 from service import bodies
-from service.controllers.games import load
+from service.controllers.games import GAME_ID, load
 from service.openapi import NDJSON, problems
 from service.replay import replayed
 from service.sessions import GameNotOver, Sessions
@@ -56,6 +56,9 @@ class ArchiveController(Controller):
                      game: str | None = Parameter(
                          query="game", default=None, schema_extra={"enum": list(core.GAMES)},
                          description="only this game's"),
+                     game_id: str | None = Parameter(
+                         query="id", default=None, pattern=GAME_ID.pattern,
+                         description="only the game with this id (its record, once archived)"),
                      player: str | None = Parameter(
                          query="player", default=None, pattern=PLAYER_ID.pattern,
                          description="only the games this player (its id) sat in"),
@@ -84,7 +87,7 @@ class ArchiveController(Controller):
             ended_ms, _, last_id = cursor.partition("~")
             after = (int(ended_ms), last_id)
         where = ExportFilter(game=game, since_ms=_ms(since, "since"), until_ms=_ms(until, "until"),
-                             after=after, player=player)
+                             after=after, player=player, id=game_id)
         lines = _lines(sessions, where, limit)
         first = await anext(lines, b"")  # a database that is down is a 503, not a cut stream
         return Stream(_then(first, lines), media_type=NDJSON)

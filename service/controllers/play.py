@@ -41,7 +41,13 @@ async def replay_page(game_id: str) -> Redirect:
     return Redirect(f"/play#/replay/{quote(game_id, safe='')}", headers=HEADERS)
 
 
+@get("/play/review/{game_id:str}/{seat:int}", include_in_schema=False)
+async def review_page(game_id: str, seat: int) -> Redirect:
+    """A review's shareable address: one seat's decisions, once the game is over."""
+    return Redirect(f"/play#/review/{quote(game_id, safe='')}/{seat}", headers=HEADERS)
+
+
 def play_routes() -> list[BaseRouteHandler]:
     """The page at /play and its assets under /play/ (the page is also /play/index.html),
-    and /play/replay/<id>."""
-    return [play_page, replay_page, static_files("/play", WEB, "play-assets", HEADERS)]
+    and /play/replay/<id> and /play/review/<id>/<seat>."""
+    return [play_page, replay_page, review_page, static_files("/play", WEB, "play-assets", HEADERS)]

@@ -10,6 +10,7 @@ from litestar.params import Parameter
 
 import core
 from service.archive.players import Player, Players, Ranked
+from service.archive.standings import RANKED_AFTER
 from service.bodies.players import (Leaderboard, LeaderboardLine, NewPlayer, PlayerBody,
                                     PlayerCreated, PlayerGame, PlayerGames, PlayerRef,
                                     PlayerRename, PoolInfo, Pools, Rating, RatingPoint)
@@ -145,7 +146,8 @@ def _pool_fields(pool: str) -> dict[str, Any]:
     game = ratings.game_of(pool)
     found = ratings.pools().get(pool)
     return {"pool": pool, "game": game,
-            "players": list(found.players if found else core.PLAYERS[game])}
+            "players": list(found.players if found else core.PLAYERS[game]),
+            "ranked_after": RANKED_AFTER}
 
 
 class LeaderboardsController(Controller):

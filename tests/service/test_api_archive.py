@@ -144,9 +144,18 @@ def test_the_export_filters_by_game_and_time_and_resumes_after_a_cursor(client):
     assert paged == everything
 
 
+def test_the_export_of_one_id_is_that_games_record_alone(client):
+    game = create(client, "crabe-vs-poulpe", 2, seats=[AI, AI])
+    while client.get(f"/v1/games/{game['id']}").json()["status"] != "over":
+        time.sleep(0.1)
+    record = archived_record(client, game["id"])
+    assert exported(client, id=game["id"]) == [record]
+    assert exported(client, id="no-such-game") == []
+
+
 @pytest.mark.parametrize("params, detail", [
     ({"cursor": "yesterday"}, "cursor"), ({"since": "2026-11-01T00:00:00"}, "since"), ({"until": "2026-13-01T00:00:00Z"}, "until"),
-    ({"game": "chess"}, "game"), ({"limit": "0"}, "limit")])
+    ({"game": "chess"}, "game"), ({"limit": "0"}, "limit"), ({"id": "a b"}, "id")])
 def test_bad_export_parameters_are_refused(client, params, detail):
     response = client.get("/v1/games/export", params=params)
     assert response.status_code == 400 and detail in response.text

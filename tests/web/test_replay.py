@@ -25,6 +25,7 @@ SHOWN = """() => {
     more: document.querySelector('.pile .more')?.textContent ?? null,
     stacks: [...document.querySelectorAll('.replay-board [data-key^=slot-]')].map((slot) => cards(slot, '[data-card]')),
     discards: cards(page, '.replay-board [data-key=discards] [data-card]'),
+    pending: document.querySelector('.replay-board .pending:not(.none)')?.textContent ?? null,
   };
 }"""
 
@@ -72,6 +73,9 @@ def test_a_replay_stepped_from_start_to_end_shows_every_position_the_api_gives(w
         shown = page.evaluate(SHOWN)
         assert shown["version"] == step["version"] and shown["slider"] == index
         assert seen(game, shown) == expected(game, step["position"]), f"version {step['version']}"
+        if game == "crabe-vs-poulpe":  # an effect waiting or resolving is said, as at the table
+            assert (shown["pending"] is not None) == (step["position"]["phase"] not in ("turn", "over")), \
+                f"version {step['version']}"
         assert shown["current"] == index - 1  # the log's entry of this version (none at the deal)
         assert shown["now"].startswith(f"#{step['version']} ") if index else "deal" in shown["now"]
         if index < last:

@@ -34,11 +34,16 @@ async function request(method, path, { token, body } = {}) {
 
 const game = (id) => `/v1/games/${encodeURIComponent(id)}`;
 
+// A finished game's archived record (one ndjson line), as the end screen links to it.
+export const exportUrl = (id) => `/v1/games/export?id=${encodeURIComponent(id)}`;
+
 export const api = {
   create: (spec) => request("POST", "/v1/games", { body: spec }),
   game: (id, token) => request("GET", game(id), { token }),
   history: (id, token) => request("GET", `${game(id)}/history`, { token }),
   replay: (id) => request("GET", `${game(id)}/replay`),
+  askReview: (id, seat) => request("POST", `${game(id)}/reviews`, { body: { seat } }),
+  review: (id, seat) => request("GET", `${game(id)}/reviews/${seat}`),
   move: (id, token, move, expectedVersion) =>
     request("POST", `${game(id)}/moves`, { token, body: { move, expected_version: expectedVersion } }),
   suggest: (id, token, level) => request("POST", `${game(id)}/suggest`, { token, body: { level } }),

@@ -152,7 +152,20 @@ function pileArea(ctx, view) {
 // -- a replay: the complete position, every card face up -----------------------------
 
 function replayBoard(ctx, position) {
-  return h("div.cvp-board", {}, pileArea(ctx, { ...position, pending: null, discard_size: position.discard.length }));
+  return h("div.cvp-board", {}, pileArea(ctx, { ...position, pending: positionPending(position), discard_size: position.discard.length }));
+}
+
+// The effect waiting or resolving at a complete position, as a view's `pending` says it
+// (docs/rules.md): in a Resist window the top card's own effect, in an effect's phase that
+// effect (a Mimic resolves the effect it copied), with the player of the top card.
+const PHASE_EFFECT = { pincer: "pincer", heal: "heal", search: "search", capture: "capture", mimic: "mimic",
+  discard: "draw-and-discard", offer: "offer" };
+
+function positionPending(position) {
+  const top = position.pile[position.pile.length - 1];
+  if (!top || position.phase === "turn" || position.phase === "over") return null;
+  const effect = position.phase === "response" ? cvpFace(top).effect : PHASE_EFFECT[position.phase];
+  return { card: top, effect, seat: position.last_player };
 }
 
 function replaySeat(ctx, position, seat) {

@@ -1,8 +1,10 @@
 // The end of a game: the ranking with the scores, what to do next, and the whole history.
 
+import { exportUrl } from "./api.js";
 import { h } from "./dom.js";
 import { plural, t } from "./i18n.js";
 import { logPanel, names } from "./log.js";
+import { currentPlayer } from "./player.js";
 import { ratingResult } from "./rated-result.js";
 
 export function endScreen(ctx) {
@@ -30,10 +32,23 @@ export function endScreen(ctx) {
     h("div.end-actions", {},
       h("a.button.primary", { href: "#/", "data-key": "new-game" }, t("New game")),
       h("a.button.ghost", { href: `#/replay/${encodeURIComponent(ctx.id)}`, "data-key": "replay" }, t("Replay")),
+      h("a.button.ghost", { href: `#/review/${encodeURIComponent(ctx.id)}/${ctx.you ?? 0}`, "data-key": "review" },
+        t(ctx.you === null ? "Review" : "Review my decisions")),
       ctx.you !== null
         ? h("button.ghost", { type: "button", "data-key": "rematch", onclick: ctx.rematch }, t(body.rematch ? "Go to the rematch" : "Rematch"))
-        : null)),
+        : null),
+    h("nav.end-links", { "aria-label": t("More about this game") },
+      profileLinked(ctx) ? null : h("a", { href: "#/profile", "data-key": "profile" }, t("Your profile")),
+      h("a", { href: exportUrl(ctx.id), download: `${ctx.id}.ndjson`, "data-key": "export", type: "application/x-ndjson" }, t("Export this game (JSON)")))),
     logPanel(ctx, 0));
+}
+
+// Whether the page links to this browser's profile already: the new rating's panel does
+// in a rated game its player sat in; with no player made yet, there is no profile.
+function profileLinked(ctx) {
+  const me = currentPlayer();
+  const seat = ctx.you === null ? null : ctx.body.seats[ctx.you];
+  return !me || (ctx.body.rated && seat?.player === me.id);
 }
 
 function ordinal(n) {

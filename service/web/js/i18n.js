@@ -81,6 +81,8 @@ const PROBLEMS = {
   "seat-taken": "This seat has just been taken.",
   "game-started": "This game has already started.",
   "no-such-seat": "This game has no such seat.",
+  "invalid-seat": "This game has no such seat.",
+  "review-not-found": "No review of this seat was asked for yet.",
   "store-unavailable": "The server cannot reach its games right now: nothing was changed, try again shortly.",
   "archive-unavailable": "The archive cannot be reached right now: try again shortly.",
   draining: "This server is restarting: try again in a moment.",

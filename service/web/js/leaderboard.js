@@ -7,20 +7,20 @@ import { api } from "./api.js";
 import { h, patch } from "./dom.js";
 import { decimal, localized } from "./lang.js";
 import { currentPlayer } from "./player.js";
-import { RANKED_AFTER, playerLabel, poolTitle, provisionalMark, rankText, rating } from "./pools.js";
+import { playerLabel, poolTitle, provisionalMark, rankText, rating } from "./pools.js";
 
 const T = localized({
   en: {
     title: "Leaderboards", loading: "Reading the leaderboard…", rank: "Rank", player: "Player", rating: "Rating",
     mu: "μ", sigma: "σ", games: "Rated games", more: "More players", you: "you", ai: "AI", fixed: "fixed",
     yours: "Your line", notRanked: "Your rating, not ranked yet", home: "Back to the start", profile: "Your profile", rated: "Play a rated game",
-    rule: `Ordered by the conservative rating μ − 3σ. A player enters after ${RANKED_AFTER} rated games; the AI levels are always shown, fixed landmarks of the scale.`,
+    rule: (n) => `Ordered by the conservative rating μ − 3σ. A player enters after ${n} rated games; the AI levels are always shown, fixed landmarks of the scale.`,
   },
   fr: {
     title: "Classements", loading: "Lecture du classement…", rank: "Rang", player: "Joueur", rating: "Cote",
     mu: "μ", sigma: "σ", games: "Parties classées", more: "Plus de joueurs", you: "vous", ai: "IA", fixed: "fixe",
     yours: "Votre ligne", notRanked: "Votre cote, pas encore classé", home: "Retour à l’accueil", profile: "Votre profil", rated: "Jouer une partie classée",
-    rule: `Trié par la cote prudente μ − 3σ. Un joueur y entre après ${RANKED_AFTER} parties classées ; les niveaux de l’IA y sont toujours, repères fixes de l’échelle.`,
+    rule: (n) => `Trié par la cote prudente μ − 3σ. Un joueur y entre après ${n} parties classées ; les niveaux de l’IA y sont toujours, repères fixes de l’échelle.`,
   },
 });
 
@@ -46,7 +46,7 @@ export function openLeaderboard(root, { pool } = {}) {
     const you = state.board.you;
     const offPage = you && !state.lines.some((l) => l.player.id === you.player.id);
     return h("section.board-list", { "aria-label": poolTitle(state.board) },
-      h("p.note", {}, T.rule),
+      h("p.note", {}, T.rule(state.board.ranked_after)),
       h("table.ranking.leaders", {},
         h("thead", {}, h("tr", {}, [T.rank, T.player, T.rating, T.mu, T.sigma, T.games].map((c) => h("th", {}, c)))),
         h("tbody", {}, rows.map(row), offPage ? [h("tr.gap", {}, h("td", { colspan: 6 }, "…")), row({ ...you, shown: you.rank })] : null)),

@@ -6,8 +6,6 @@ import { h } from "./dom.js";
 import { gameOf } from "./games.js";
 import { decimal, localized } from "./lang.js";
 
-// service/archive/standings.py RANKED_AFTER: rated games before a leaderboard shows a player.
-export const RANKED_AFTER = 5;
 // OpenSkill's newcomer (mu 25, sigma 25/3): every player's rating before its first rated game.
 export const NEWCOMER = { mu: 25, sigma: 25 / 3 };
 
@@ -58,8 +56,9 @@ export function provisionalMark(provisional) {
   return provisional ? h("span.badge.provisional", { title: T.provisionalTitle }, T.provisional) : null;
 }
 
+// A standing's rank, or the rated games it still needs (the API's ranked_after).
 export function rankText(standing) {
-  return standing.rank ? T.rank(standing.rank) : T.unranked(Math.max(1, RANKED_AFTER - standing.rated_games));
+  return standing.rank ? T.rank(standing.rank) : T.unranked(Math.max(1, standing.ranked_after - standing.rated_games));
 }
 
 // The five AI levels' ratings in each pool ({pool: [{label, value, mu, sigma}]}), read

@@ -70,7 +70,9 @@ export function openReplay(root, { id, at }) {
       h("section.board.replay-board", { "aria-label": t("Table") }, ctx.game.replayBoard(ctx, step.position)),
       h("section.replay-seats", { "aria-label": t("Every hand") },
         step.position.seats.map((_, seat) => h("div.replay-seat", { "data-seat": seat },
-          h("h3.name", {}, h("bdi", {}, ctx.plain(seat))),
+          h("h3.name", {}, h("bdi", {}, ctx.plain(seat)),
+            h("a.review-link", { href: `#/review/${encodeURIComponent(id)}/${seat}`, "data-key": `review-${seat}` },
+              t("Review {who}'s decisions", { who: ctx.plain(seat) }))),
           ctx.game.replaySeat(ctx, step.position, seat)))),
       replayLog(ctx)));
     announce(nowText(ctx, index));

@@ -1,7 +1,7 @@
 """Series of the arena (docs/arena.md): each series and each of its games.
 
 Revision ID: 0004
-Revises: 0002
+Revises: 0003
 Created: 2026-12-01
 """
 
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
-down_revision = "0002"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
