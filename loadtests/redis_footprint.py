@@ -1,0 +1,163 @@
+"""What one game costs in Redis at its start, middle and end (issue #24: <= 8 KiB).
+
+    python loadtests/redis_footprint.py [--games 8] [--port 8250]
+        [--redis redis://127.0.0.1:6379/10] [--turn-seconds 0]
+
+Starts one replica (`python -m service`, the limit on creates off, its archive a SQLite
+file in a temporary directory) on the Redis database --redis names, which it FLUSHES.
+Then, for Cup the Crab at 2 to 5 players and Crabe vs Poulpe, plays --games games to the
+end through the API, every seat a person (a random legal move of a seat to move, with
+the seat's token and expected_version, as a frontend sends it). After every version it
+reads MEMORY USAGE (SAMPLES 0: exact) of each of the game's keys (`game:{<id>}:*`), and
+prints, per game and player count, the median bytes a game holds at its start (version
+0), middle (half its versions) and end, the largest at any version, and the share of
+each key at the end. It also reads INFO memory's used_memory before the games of a row
+are created and after they have ended, and prints the difference per game (what Redis
+as a whole gave them: keys, the dictionary's entries, the turn-clock and archive
+indexes, the allocator's rounding).
+
+With --turn-seconds N the games are played with a turn clock (every version's metadata
+then carries new deadlines).
+"""
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import aiohttp
+import redis
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLES = (("cup-the-crab", 2), ("cup-the-crab", 3), ("cup-the-crab", 4),
+          ("cup-the-crab", 5), ("crabe-vs-poulpe", 2))
+GOAL = 8 * 1024
+
+
+@dataclass
+class Played:
+    """One game's footprint: bytes per key at each version."""
+    game_id: str
+    versions: list[dict[str, int]] = field(default_factory=list)
+
+    def total(self, version: int) -> int:
+        return sum(self.versions[version].values())
+
+
+def footprint(client: redis.Redis, game_id: str) -> dict[str, int]:
+    """Bytes each of the game's keys holds, by its name without the game's tag."""
+    tag = f"game:{{{game_id}}}:"
+    found = {}
+    for key in client.scan_iter(match=tag.replace("{", "\\{").replace("}", "\\}") + "*",
+                                count=1000):
+        name = key.decode()[len(tag):]
+        found["budget" if name.startswith("budget:") else name] = \
+            found.get("budget" if name.startswith("budget:") else name, 0) + \
+            (client.memory_usage(key, samples=0) or 0)
+    return found
+
+
+async def play(http: aiohttp.ClientSession, url: str, client: redis.Redis, game: str,
+               players: int, turn_seconds: int, rng: random.Random) -> Played:
+    body: dict = {"game": game, "players": players}
+    if turn_seconds:
+        body["turn_seconds"] = turn_seconds
+    async with http.post(f"{url}/v1/games", json=body) as response:
+        assert response.status == 201, await response.text()
+        created = await response.json()
+    game_id = created["id"]
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    played = Played(game_id, [footprint(client, game_id)])
+    while True:
+        async with http.get(f"{url}/v1/games/{game_id}") as response:
+            view = await response.json()
+        if view["status"] == "over":
+            return played
+        seat = rng.choice(view["to_move"])
+        headers = {"Authorization": f"Bearer {tokens[seat]}"}
+        async with http.get(f"{url}/v1/games/{game_id}", headers=headers) as response:
+            mine = await response.json()
+        move = {"move": rng.choice(mine["legal_moves"]), "expected_version": mine["version"]}
+        async with http.post(f"{url}/v1/games/{game_id}/moves", json=move,
+                             headers=headers) as response:
+            assert response.status == 200, await response.text()
+        played.versions.append(footprint(client, game_id))
+
+
+def start(port: int, redis_url: str, directory: Path) -> subprocess.Popen:
+    env = {**os.environ, "REDIS_URL": redis_url, "ACCESS_LOG": "0",
+           "RATE_LIMIT_CREATES_PER_MINUTE": "0", "RATE_LIMIT_MOVES_PER_SECOND": "0",
+           "DATABASE_URL": f"sqlite:///{directory / 'archive.sqlite3'}"}
+    log = (directory / "service.log").open("w")
+    process = subprocess.Popen([sys.executable, "-m", "service", "--port", str(port)],
+                               cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1):
+                return process
+        except OSError:
+            time.sleep(0.2)
+    process.terminate()
+    raise SystemExit(f"the service did not start: see {directory / 'service.log'}")
+
+
+def kib(value: float) -> str:
+    return f"{value / 1024:.1f}"
+
+
+async def measure(args: argparse.Namespace, url: str, client: redis.Redis) -> None:
+    rng = random.Random(args.seed)
+    print(f"{args.games} games per row, turn clock: {args.turn_seconds or 'none'};"
+          f" KiB per game (medians), goal {GOAL // 1024} KiB at any point")
+    print(f"{'game':<16} {'players':>7} {'versions':>8} {'start':>6} {'middle':>6} {'end':>6}"
+          f" {'max':>6} {'INFO/game':>9}  end by key")
+    async with aiohttp.ClientSession() as http:
+        for game, players in TABLES:
+            before = client.info("memory")["used_memory"]
+            games = [await play(http, url, client, game, players, args.turn_seconds, rng)
+                     for _ in range(args.games)]
+            after = client.info("memory")["used_memory"]
+            ends = [played.versions[-1] for played in games]
+            keys = sorted({key for end in ends for key in end})
+            shares = " ".join(f"{key} {kib(statistics.median(end.get(key, 0) for end in ends))}"
+                              for key in keys)
+            print(f"{game:<16} {players:>7}"
+                  f" {statistics.median(len(p.versions) - 1 for p in games):>8}"
+                  f" {kib(statistics.median(p.total(0) for p in games)):>6}"
+                  f" {kib(statistics.median(p.total(len(p.versions) // 2) for p in games)):>6}"
+                  f" {kib(statistics.median(p.total(-1) for p in games)):>6}"
+                  f" {kib(max(max(p.total(v) for v in range(len(p.versions))) for p in games)):>6}"
+                  f" {kib((after - before) / len(games)):>9}  {shares}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=8)
+    parser.add_argument("--port", type=int, default=8250)
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/10")
+    parser.add_argument("--turn-seconds", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=24)
+    args = parser.parse_args()
+    client = redis.Redis.from_url(args.redis)
+    client.flushdb()
+    with tempfile.TemporaryDirectory() as directory:
+        process = start(args.port, args.redis, Path(directory))
+        try:
+            asyncio.run(measure(args, f"http://127.0.0.1:{args.port}", client))
+        finally:
+            process.terminate()
+            process.wait(10)
+    client.flushdb()
+
+
+if __name__ == "__main__":
+    main()
