@@ -1,10 +1,12 @@
 """What one game costs in Redis at its start, middle and end (issue #24: <= 8 KiB).
 
-    python loadtests/redis_footprint.py [--games 8] [--port 8250]
-        [--redis redis://127.0.0.1:6379/10] [--turn-seconds 0]
+    python loadtests/redis_footprint.py [--games 8] [--port 8250] [--redis-port 8200]
+        [--turn-seconds 0] [--service-dir .]
 
-Starts one replica (`python -m service`, the limit on creates off, its archive a SQLite
-file in a temporary directory) on the Redis database --redis names, which it FLUSHES.
+Starts a private Redis (redis-server on --redis-port, nothing saved) and one replica
+(`python -m service` of --service-dir, default this checkout, e.g. an older commit's
+tree for the before figures; the rate limits off, its archive a SQLite file in a
+temporary directory).
 Then, for Cup the Crab at 2 to 5 players and Crabe vs Poulpe, plays --games games to the
 end through the API, every seat a person (a random legal move of a seat to move, with
 the seat's token and expected_version, as a frontend sends it). After every version it
@@ -14,7 +16,8 @@ prints, per game and player count, the median bytes a game holds at its start (v
 each key at the end. It also reads INFO memory's used_memory before the games of a row
 are created and after they have ended, and prints the difference per game (what Redis
 as a whole gave them: keys, the dictionary's entries, the turn-clock and archive
-indexes, the allocator's rounding).
+indexes, the allocator's rounding; noisier than MEMORY USAGE: jemalloc takes memory in
+runs, and the archive drains finished games meanwhile). One uncounted game comes first.
 
 With --turn-seconds N the games are played with a turn clock (every version's metadata
 then carries new deadlines).
@@ -92,13 +95,13 @@ async def play(http: aiohttp.ClientSession, url: str, client: redis.Redis, game:
         played.versions.append(footprint(client, game_id))
 
 
-def start(port: int, redis_url: str, directory: Path) -> subprocess.Popen:
+def start(port: int, redis_url: str, directory: Path, root: Path) -> subprocess.Popen:
     env = {**os.environ, "REDIS_URL": redis_url, "ACCESS_LOG": "0",
            "RATE_LIMIT_CREATES_PER_MINUTE": "0", "RATE_LIMIT_MOVES_PER_SECOND": "0",
            "DATABASE_URL": f"sqlite:///{directory / 'archive.sqlite3'}"}
     log = (directory / "service.log").open("w")
     process = subprocess.Popen([sys.executable, "-m", "service", "--port", str(port)],
-                               cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+                               cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -121,6 +124,9 @@ async def measure(args: argparse.Namespace, url: str, client: redis.Redis) -> No
     print(f"{'game':<16} {'players':>7} {'versions':>8} {'start':>6} {'middle':>6} {'end':>6}"
           f" {'max':>6} {'INFO/game':>9}  end by key")
     async with aiohttp.ClientSession() as http:
+        # One game first, not counted: Redis' first allocations (the scripts, the
+        # service's connections, the notices' subscription) are nobody's game.
+        await play(http, url, client, *TABLES[0], args.turn_seconds, rng)
         for game, players in TABLES:
             before = client.info("memory")["used_memory"]
             games = [await play(http, url, client, game, players, args.turn_seconds, rng)
@@ -143,20 +149,34 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--port", type=int, default=8250)
-    parser.add_argument("--redis", default="redis://127.0.0.1:6379/10")
+    parser.add_argument("--redis-port", type=int, default=8200)
+    parser.add_argument("--service-dir", type=Path, default=ROOT)
     parser.add_argument("--turn-seconds", type=int, default=0)
     parser.add_argument("--seed", type=int, default=24)
     args = parser.parse_args()
-    client = redis.Redis.from_url(args.redis)
-    client.flushdb()
-    with tempfile.TemporaryDirectory() as directory:
-        process = start(args.port, args.redis, Path(directory))
-        try:
-            asyncio.run(measure(args, f"http://127.0.0.1:{args.port}", client))
-        finally:
-            process.terminate()
-            process.wait(10)
-    client.flushdb()
+    url = f"redis://127.0.0.1:{args.redis_port}/0"
+    server = subprocess.Popen(["redis-server", "--port", str(args.redis_port), "--save", "",
+                               "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    try:
+        client = redis.Redis.from_url(url)
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                time.sleep(0.1)
+        print(f"Redis {client.info('server')['redis_version']},"
+              f" service of {args.service_dir.resolve()}")
+        with tempfile.TemporaryDirectory() as directory:
+            process = start(args.port, url, Path(directory), args.service_dir)
+            try:
+                asyncio.run(measure(args, f"http://127.0.0.1:{args.port}", client))
+            finally:
+                process.terminate()
+                process.wait(10)
+    finally:
+        server.terminate()
+        server.wait(10)
 
 
 if __name__ == "__main__":
