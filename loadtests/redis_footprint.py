@@ -5,19 +5,24 @@
 
 Starts a private Redis (redis-server on --redis-port, nothing saved) and one replica
 (`python -m service` of --service-dir, default this checkout, e.g. an older commit's
-tree for the before figures; the rate limits off, its archive a SQLite file in a
-temporary directory).
+tree for the before figures; the limit on creates off, each seat's budget of moves on as
+by default, its archive a SQLite file in a temporary directory).
 Then, for Cup the Crab at 2 to 5 players and Crabe vs Poulpe, plays --games games to the
 end through the API, every seat a person (a random legal move of a seat to move, with
 the seat's token and expected_version, as a frontend sends it). After every version it
 reads MEMORY USAGE (SAMPLES 0: exact) of each of the game's keys (`game:{<id>}:*`), and
 prints, per game and player count, the median bytes a game holds at its start (version
 0), middle (half its versions) and end, the largest at any version, and the share of
-each key at the end. It also reads INFO memory's used_memory before the games of a row
-are created and after they have ended, and prints the difference per game (what Redis
-as a whole gave them: keys, the dictionary's entries, the turn-clock and archive
-indexes, the allocator's rounding; noisier than MEMORY USAGE: jemalloc takes memory in
-runs, and the archive drains finished games meanwhile). One uncounted game comes first.
+each key at the end. It also reads INFO memory's used_memory once the games of a row
+have ended, deletes their keys and reads it again, and prints the drop per game (what
+Redis as a whole held for them: the keys, their entries in the keyspace and expiry
+dictionaries, the allocator's rounding). (A difference from before the games were
+created to after they ended moved by tens of KiB a game either way with 8 games: the
+service's connections, buffers and scripts take and give back memory meanwhile.) One
+uncounted game comes first. The games of the last row are kept for the timing below.
+Last, for the last game of each row, it times the store's changes_since (what an event
+stream's feed reads) after the version before the last (the latest record only), after
+the middle version and after 0 (both rebuilt by the core from the log).
 
 With --turn-seconds N the games are played with a turn clock (every version's metadata
 then carries new deadlines).
@@ -39,6 +44,9 @@ from pathlib import Path
 import aiohttp
 import redis
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from service.store import RedisStore  # run as a script: from this checkout
+
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = (("cup-the-crab", 2), ("cup-the-crab", 3), ("cup-the-crab", 4),
           ("cup-the-crab", 5), ("crabe-vs-poulpe", 2))
@@ -55,16 +63,19 @@ class Played:
         return sum(self.versions[version].values())
 
 
+def game_keys(client: redis.Redis, game_id: str) -> list[bytes]:
+    """Every key of the game (its tag's braces escaped: SCAN's pattern is a glob)."""
+    return list(client.scan_iter(match=f"game:\\{{{game_id}\\}}:*", count=1000))
+
+
 def footprint(client: redis.Redis, game_id: str) -> dict[str, int]:
-    """Bytes each of the game's keys holds, by its name without the game's tag."""
-    tag = f"game:{{{game_id}}}:"
-    found = {}
-    for key in client.scan_iter(match=tag.replace("{", "\\{").replace("}", "\\}") + "*",
-                                count=1000):
-        name = key.decode()[len(tag):]
-        found["budget" if name.startswith("budget:") else name] = \
-            found.get("budget" if name.startswith("budget:") else name, 0) + \
-            (client.memory_usage(key, samples=0) or 0)
+    """Bytes each of the game's keys holds, by its name without the game's tag (a seat's
+    rate budgets together, as "budget")."""
+    found: dict[str, int] = {}
+    for key in game_keys(client, game_id):
+        name = key.decode().split("}:", 1)[1]
+        name = "budget" if name.startswith("budget:") else name
+        found[name] = found.get(name, 0) + (client.memory_usage(key, samples=0) or 0)
     return found
 
 
@@ -97,7 +108,7 @@ async def play(http: aiohttp.ClientSession, url: str, client: redis.Redis, game:
 
 def start(port: int, redis_url: str, directory: Path, root: Path) -> subprocess.Popen:
     env = {**os.environ, "REDIS_URL": redis_url, "ACCESS_LOG": "0",
-           "RATE_LIMIT_CREATES_PER_MINUTE": "0", "RATE_LIMIT_MOVES_PER_SECOND": "0",
+           "RATE_LIMIT_CREATES_PER_MINUTE": "0",
            "DATABASE_URL": f"sqlite:///{directory / 'archive.sqlite3'}"}
     log = (directory / "service.log").open("w")
     process = subprocess.Popen([sys.executable, "-m", "service", "--port", str(port)],
@@ -123,26 +134,63 @@ async def measure(args: argparse.Namespace, url: str, client: redis.Redis) -> No
           f" KiB per game (medians), goal {GOAL // 1024} KiB at any point")
     print(f"{'game':<16} {'players':>7} {'versions':>8} {'start':>6} {'middle':>6} {'end':>6}"
           f" {'max':>6} {'INFO/game':>9}  end by key")
+    rows: list[tuple[str, int, Played]] = []
     async with aiohttp.ClientSession() as http:
         # One game first, not counted: Redis' first allocations (the scripts, the
         # service's connections, the notices' subscription) are nobody's game.
         await play(http, url, client, *TABLES[0], args.turn_seconds, rng)
         for game, players in TABLES:
-            before = client.info("memory")["used_memory"]
             games = [await play(http, url, client, game, players, args.turn_seconds, rng)
                      for _ in range(args.games)]
-            after = client.info("memory")["used_memory"]
+            await asyncio.sleep(2)  # the archive takes the finished games meanwhile
+            held = held_per_game(client, [played.game_id for played in games[:-1]])
             ends = [played.versions[-1] for played in games]
             keys = sorted({key for end in ends for key in end})
             shares = " ".join(f"{key} {kib(statistics.median(end.get(key, 0) for end in ends))}"
                               for key in keys)
+            rows.append((game, players, games[-1]))
             print(f"{game:<16} {players:>7}"
                   f" {statistics.median(len(p.versions) - 1 for p in games):>8}"
                   f" {kib(statistics.median(p.total(0) for p in games)):>6}"
                   f" {kib(statistics.median(p.total(len(p.versions) // 2) for p in games)):>6}"
                   f" {kib(statistics.median(p.total(-1) for p in games)):>6}"
                   f" {kib(max(max(p.total(v) for v in range(len(p.versions))) for p in games)):>6}"
-                  f" {kib((after - before) / len(games)):>9}  {shares}", flush=True)
+                  f" {kib(held):>9}  {shares}", flush=True)
+    await rebuilding(client, rows)
+
+
+def held_per_game(client: redis.Redis, game_ids: list[str]) -> float:
+    """Bytes used_memory drops by per game when these games' keys are deleted."""
+    doomed = [key for game_id in game_ids for key in game_keys(client, game_id)]
+    before = client.info("memory")["used_memory"]
+    client.delete(*doomed)
+    return (before - client.info("memory")["used_memory"]) / len(game_ids)
+
+
+async def rebuilding(client: redis.Redis, rows: list[tuple[str, int, "Played"]]) -> None:
+    """How long the store takes to give a stream the versions after one (the feed's read:
+    the latest only, or rebuilt by the core from the log), median of 50, for the last
+    game of each row (kept by held_per_game)."""
+    url = client.connection_pool.connection_kwargs
+    store = RedisStore(f"redis://{url['host']}:{url['port']}/0", 3600)
+    print("changes_since, ms (median of 50): after the version before the last, after"
+          " the middle one, after 0")
+    try:
+        for game, players, played in rows:
+            latest = len(played.versions) - 1
+            times = []
+            for after in (latest - 1, latest // 2, 0):
+                await store.changes_since(played.game_id, after)  # connected, scripts loaded
+                runs = []
+                for _ in range(50):
+                    started = time.perf_counter()
+                    found = await store.changes_since(played.game_id, after)
+                    runs.append(time.perf_counter() - started)
+                assert len(found) == latest - after
+                times.append(f"{statistics.median(runs) * 1000:.2f}")
+            print(f"{game:<16} {players:>7} {latest:>8} versions: {' '.join(times)}")
+    finally:
+        await store.close()
 
 
 def main() -> None:
