@@ -20,9 +20,10 @@ dictionaries, the allocator's rounding). (A difference from before the games wer
 created to after they ended moved by tens of KiB a game either way with 8 games: the
 service's connections, buffers and scripts take and give back memory meanwhile.) One
 uncounted game comes first. The games of the last row are kept for the timing below.
-Last, for the last game of each row, it times the store's changes_since (what an event
-stream's feed reads) after the version before the last (the latest record only), after
-the middle version and after 0 (both rebuilt by the core from the log).
+Last, with --service-dir's store: for the last game of each row it times changes_since
+(what an event stream's feed reads) after the version before the last (the latest
+record only), after the middle version and after 0 (rebuilt by the core from the log,
+or read from the records before), and it times the commits of 10 4-player games.
 
 With --turn-seconds N the games are played with a turn clock (every version's metadata
 then carries new deadlines).
@@ -30,6 +31,8 @@ then carries new deadlines).
 
 import argparse
 import asyncio
+import importlib
+import json
 import os
 import random
 import statistics
@@ -43,9 +46,6 @@ from pathlib import Path
 
 import aiohttp
 import redis
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from service.store import RedisStore  # run as a script: from this checkout
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = (("cup-the-crab", 2), ("cup-the-crab", 3), ("cup-the-crab", 4),
@@ -156,7 +156,13 @@ async def measure(args: argparse.Namespace, url: str, client: redis.Redis) -> No
                   f" {kib(statistics.median(p.total(-1) for p in games)):>6}"
                   f" {kib(max(max(p.total(v) for v in range(len(p.versions))) for p in games)):>6}"
                   f" {kib(held):>9}  {shares}", flush=True)
-    await rebuilding(client, rows)
+    store_module = importlib.import_module("service.store")  # --service-dir's (main())
+    store = store_module.RedisStore(f"redis://127.0.0.1:{args.redis_port}/0", 3600)
+    try:
+        await rebuilding(store, rows)
+        await committing(store, store_module)
+    finally:
+        await store.close()
 
 
 def held_per_game(client: redis.Redis, game_ids: list[str]) -> float:
@@ -167,30 +173,53 @@ def held_per_game(client: redis.Redis, game_ids: list[str]) -> float:
     return (before - client.info("memory")["used_memory"]) / len(game_ids)
 
 
-async def rebuilding(client: redis.Redis, rows: list[tuple[str, int, "Played"]]) -> None:
+async def rebuilding(store, rows: list[tuple[str, int, Played]]) -> None:
     """How long the store takes to give a stream the versions after one (the feed's read:
     the latest only, or rebuilt by the core from the log), median of 50, for the last
     game of each row (kept by held_per_game)."""
-    url = client.connection_pool.connection_kwargs
-    store = RedisStore(f"redis://{url['host']}:{url['port']}/0", 3600)
     print("changes_since, ms (median of 50): after the version before the last, after"
           " the middle one, after 0")
-    try:
-        for game, players, played in rows:
-            latest = len(played.versions) - 1
-            times = []
-            for after in (latest - 1, latest // 2, 0):
-                await store.changes_since(played.game_id, after)  # connected, scripts loaded
-                runs = []
-                for _ in range(50):
-                    started = time.perf_counter()
-                    found = await store.changes_since(played.game_id, after)
-                    runs.append(time.perf_counter() - started)
-                assert len(found) == latest - after
-                times.append(f"{statistics.median(runs) * 1000:.2f}")
-            print(f"{game:<16} {players:>7} {latest:>8} versions: {' '.join(times)}")
-    finally:
-        await store.close()
+    for game, players, played in rows:
+        latest = len(played.versions) - 1
+        times = []
+        for after in (latest - 1, latest // 2, 0):
+            await store.changes_since(played.game_id, after)  # connected, scripts loaded
+            runs = []
+            for _ in range(50):
+                started = time.perf_counter()
+                found = await store.changes_since(played.game_id, after)
+                runs.append(time.perf_counter() - started)
+            assert len(found) == latest - after
+            times.append(f"{statistics.median(runs) * 1000:.2f}")
+        print(f"{game:<16} {players:>7} {latest:>8} versions: {' '.join(times)}")
+
+
+async def committing(store, store_module, games: int = 10) -> None:
+    """How long the store takes to commit a move (the Lua script and what the store does
+    around it), median over every move of `games` 4-player Cup the Crab games played by
+    the core, with a service-shaped entry and metadata."""
+    import core  # --service-dir's, as the store
+    rng, runs = random.Random(4), []
+    meta = json.dumps({"game": "cup-the-crab", "players": 4, "token_hashes": ["ab" * 32] * 4,
+                       "created": time.time(), "open_seats": []}).encode()
+    for number in range(games):
+        state = core.new_game("cup-the-crab", 4, seed=number)
+        game_id = f"commit-bench-{number}"
+        await store.create(game_id, store_module.GameRecord(0, state.to_bytes(), meta))
+        version = 0
+        while not state.is_over:
+            seat = rng.choice(list(state.to_move))
+            move = rng.choice(state.legal_moves(seat))
+            state.apply(seat, move)
+            entry = json.dumps({"version": version + 1, "seat": seat, "kind": "move",
+                                "move": move, "at": "2026-12-01T20:00:00.000Z"},
+                               separators=(",", ":")).encode()
+            started = time.perf_counter()
+            assert await store.commit(game_id, version, store_module.Commit(
+                state.to_bytes(), meta, entry))
+            runs.append(time.perf_counter() - started)
+            version += 1
+    print(f"commit, ms (median of {len(runs)} moves): {statistics.median(runs) * 1000:.3f}")
 
 
 def main() -> None:
@@ -202,6 +231,7 @@ def main() -> None:
     parser.add_argument("--turn-seconds", type=int, default=0)
     parser.add_argument("--seed", type=int, default=24)
     args = parser.parse_args()
+    sys.path.insert(0, str(args.service_dir.resolve()))  # its store is timed below
     url = f"redis://127.0.0.1:{args.redis_port}/0"
     server = subprocess.Popen(["redis-server", "--port", str(args.redis_port), "--save", "",
                                "--appendonly", "no"], stdout=subprocess.DEVNULL)
