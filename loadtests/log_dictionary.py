@@ -1,7 +1,7 @@
-"""Writes service/store/entries-1.zdict: the preset dictionary log entries are deflated
-with in the live store (service/store/entries.py).
+"""Writes service/store/entries-<number>.zdict: a preset dictionary log entries are
+deflated with in the live store (service/store/entries.py, PACKED_WITH names which).
 
-    python loadtests/log_dictionary.py
+    python loadtests/log_dictionary.py [number, default 1]
 
 The dictionary is sample text of what entries look like: the service's entries (their
 version, seat, kind, move, what the mover observed, time) of random games of every game
@@ -13,11 +13,12 @@ changed (a new one is entries-2.zdict, and entries.py names which packs new entr
 
 import json
 import random
+import sys
 from pathlib import Path
 
 import core
 
-OUT = Path(__file__).resolve().parent.parent / "service" / "store" / "entries-1.zdict"
+STORE = Path(__file__).resolve().parent.parent / "service" / "store"
 SIZE = 16 * 1024     # deflate looks back 32 KiB: the entry and the dictionary fit
 
 
@@ -40,6 +41,7 @@ def entries(game: str, players: int, rng: random.Random) -> list[str]:
 
 
 def main() -> None:
+    out = STORE / f"entries-{int(sys.argv[1]) if len(sys.argv) > 1 else 1}.zdict"
     rng = random.Random(24)
     logs = [entries(game, players, rng) for _ in range(3)
             for game in core.GAMES for players in core.PLAYERS[game]]
@@ -56,8 +58,8 @@ def main() -> None:
         if len(text) + len(entry) > SIZE:
             break
         text = entry.encode() + text
-    OUT.write_bytes(text)
-    print(f"{OUT}: {OUT.stat().st_size} bytes")
+    out.write_bytes(text)
+    print(f"{out}: {out.stat().st_size} bytes")
 
 
 if __name__ == "__main__":
