@@ -1,14 +1,18 @@
 """Where game sessions live: a Redis store for production, an in-process one for a laptop.
 
-Both keep, per game, a record (version, core blob, metadata), the log of changes, each
-version's record (so an event stream can show any version as it was), and idempotency
-records, and pass the same contract tests (tests/service/test_store.py). A change is
+Both keep, per game, a record (version, core blob, metadata), the state it began in, the
+log of changes (packed: `entries`), each version's undo of its metadata, and idempotency
+records, and pass the same contract tests (tests/service/test_store.py). An older
+version's record is rebuilt when an event stream asks for it (`versions`: the core plays
+the log again), so that a game's whole footprint is a few KiB (docs/benchmarks.md,
+"Redis per game"). A change is
 committed by one atomic compare-and-set on the version, which also notifies every replica
 watching the game (Redis pub/sub; in process for the memory store).
 
 One module per concern: `records` (what is kept), `protocol` (the contract), `keys` (every
-Redis key the service uses), `scripts/` (the Lua), `gcra` (rate budgets), `memory`,
-`redis_store` and `notices` (the Redis store's pub/sub).
+Redis key the service uses), `scripts/` (the Lua), `entries` (a log entry's packing),
+`versions` (older versions rebuilt), `gcra` (rate budgets), `memory`, `redis_store` and
+`notices` (the Redis store's pub/sub).
 """
 
 from service.store.memory import MemoryStore

@@ -6,8 +6,9 @@ stays in one Redis Cluster slot; each index and rate budget has a tag of its own
 | key | type | what |
 |---|---|---|
 | `game:{id}:state` | hash | version, blob (core's state), meta, the last commit's nonce, initial (the state it began in) |
-| `game:{id}:log` | list | each version's log entry |
-| `game:{id}:records` | list | each version's packed record (for streams that resume) |
+| `game:{id}:log` | list | each version's log entry, packed (entries.py) |
+| `game:{id}:undos` | list | each version's undo of its metadata (versions.py: empty if unchanged) |
+| `game:{id}:records` | list | a game stored before undos existed: each version's packed record up to then |
 | `game:{id}:idempotency` | hash | idempotency key -> the first response |
 | `game:{id}:budget:<name>` | string | a seat's rate budget (GCRA arrival time) |
 | `game:{id}:events` | channel | a commit's notice, "<version> <commit time>" |
@@ -40,15 +41,17 @@ class GameKeys:
     state: str
     log: str
     idempotency: str
-    records: str
+    records: str   # written no more: read for a game stored before undos existed
+    undos: str
 
     def all(self) -> list[str]:
-        return [self.state, self.log, self.idempotency, self.records]
+        return [self.state, self.log, self.idempotency, self.records, self.undos]
 
 
 def game(game_id: str) -> GameKeys:
     tag = f"game:{{{game_id}}}"
-    return GameKeys(f"{tag}:state", f"{tag}:log", f"{tag}:idempotency", f"{tag}:records")
+    return GameKeys(f"{tag}:state", f"{tag}:log", f"{tag}:idempotency", f"{tag}:records",
+                    f"{tag}:undos")
 
 
 def seat_budget(game_id: str, name: str) -> str:

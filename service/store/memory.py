@@ -5,7 +5,7 @@ import json
 import time
 from dataclasses import dataclass, field
 
-from service.store import keys
+from service.store import entries, keys, versions
 from service.store.gcra import gcra
 from service.store.protocol import Listener
 from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
@@ -17,13 +17,14 @@ MAX_BUDGETS = 100_000         # rate-limit keys kept before those whole again ar
 
 @dataclass
 class MemoryGame:
-    """One game as the memory store keeps it (the Redis store's keys of keys.py)."""
+    """One game as the memory store keeps it (the Redis store's keys of keys.py, but the
+    records of the layout before undos, which no game in a process can have)."""
     expires: float                        # time.monotonic() after which it is gone
     record: GameRecord
     initial: bytes                        # the state it began in
-    log: list[bytes] = field(default_factory=list)
+    log: list[bytes] = field(default_factory=list)            # packed (entries.py)
     replays: dict[str, bytes] = field(default_factory=dict)   # idempotency key -> response
-    records: list[GameRecord] = field(default_factory=list)   # each version's record
+    undos: list[bytes] = field(default_factory=list)          # each version's (versions.py)
 
 
 class MemoryStore:
@@ -82,11 +83,11 @@ class MemoryStore:
         game = self._live(game_id)
         if game is None or game.record.version != expected_version:
             return False
-        game.log.append(commit.entry)
+        game.log.append(entries.pack(commit.entry))
+        game.undos.append(versions.undo(game.record.meta, commit.meta))
         if commit.idempotency_key is not None:
             game.replays[commit.idempotency_key] = commit.response
         game.record = GameRecord(expected_version + 1, commit.blob, commit.meta)
-        game.records.append(game.record)
         game.expires = float("inf") if commit.keep else time.monotonic() + self._ttl
         if self._listener is not None:
             self._listener(game_id, game.record.version, time.time())
@@ -94,21 +95,23 @@ class MemoryStore:
 
     async def history(self, game_id: str) -> list[bytes]:
         game = self._live(game_id)
-        return [] if game is None else list(game.log)
+        return [] if game is None else [entries.unpack(entry) for entry in game.log]
 
     async def changes_since(self, game_id: str, version: int) -> list[Change]:
         game = self._live(game_id)
-        if game is None:
+        if game is None or version >= game.record.version:
             return []
-        return [Change(entry, record) for entry, record
-                in zip(game.log[version:], game.records[version:])]
+        log_from, last_kept = versions.window(version, game.record.version, 0)
+        return versions.rebuilt(version, game.record, game.initial, log_from,
+                                game.log[log_from:], game.undos[last_kept:], [])
 
     async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
         return [await self.load(game_id) for game_id in game_ids]
 
     async def finished(self, game_ids: list[str]) -> list[FinishedGame | None]:
         return [None if (game := self._live(game_id)) is None
-                else FinishedGame(game.record, game.initial, list(game.log))
+                else FinishedGame(game.record, game.initial,
+                                  [entries.unpack(entry) for entry in game.log])
                 for game_id in game_ids]
 
     def _queue(self, queue: keys.QueueKeys) -> "MemoryQueue":

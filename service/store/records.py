@@ -12,11 +12,9 @@ class GameRecord:
     blob: bytes    # core's to_bytes() of the state
     meta: bytes    # JSON of what the service keeps beside the state (game, seats, ...)
 
-    def packed(self) -> bytes:
-        return msgspec.msgpack.encode((self.version, self.blob, self.meta))
-
     @staticmethod
     def unpacked(raw: bytes) -> "GameRecord":
+        """A record as a game stored before undos kept each version's (keys.py)."""
         return GameRecord(*msgspec.msgpack.decode(raw, type=tuple[int, bytes, bytes]))
 
 

@@ -14,7 +14,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisClusterException, RedisError
 
-from service.store import keys
+from service.store import entries, keys, versions
 from service.store.notices import Notices
 from service.store.protocol import Listener, StoreUnavailable
 from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
@@ -151,23 +151,27 @@ class RedisStore:
         return allowance, _record(version, blob, meta), replay
 
     async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
-        record = GameRecord(expected_version + 1, commit.blob, commit.meta)
         done = await self._script("commit", keys.game(game_id).all(), [
-            expected_version, commit.blob, commit.entry, self._ttl,
-            commit.idempotency_key or "", commit.response, commit.meta, record.packed(),
+            expected_version, commit.blob, entries.pack(commit.entry), self._ttl,
+            commit.idempotency_key or "", commit.response, commit.meta,
             keys.channel(game_id), f"{expected_version + 1} {time.time():.6f}",
             secrets.token_hex(8), "1" if commit.keep else "0"])
         return done == 1
 
     async def history(self, game_id: str) -> list[bytes]:
         log = keys.game(game_id).log
-        return await self._io(lambda client: client.lrange(log, 0, -1))
+        return [entries.unpack(entry)
+                for entry in await self._io(lambda client: client.lrange(log, 0, -1))]
 
     async def changes_since(self, game_id: str, version: int) -> list[Change]:
-        game = keys.game(game_id)  # one script: both lists read at the same length
-        entries, records = await self._script("changes", [game.log, game.records], [version])
-        return [Change(entry, GameRecord.unpacked(record))
-                for entry, record in zip(entries, records)]
+        game = keys.game(game_id)  # one script: the log, undos and record read together
+        found = await self._script("changes", [game.state, game.log, game.records, game.undos],
+                                   [version])
+        if not found:
+            return []
+        latest, blob, meta, initial, log_from, log, undos, kept = found  # type: ignore[misc]
+        return versions.rebuilt(version, GameRecord(latest, blob, meta), initial, log_from,
+                                log, undos, [GameRecord.unpacked(raw) for raw in kept])
 
     async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
         states = [keys.game(game_id).state for game_id in game_ids]
@@ -195,7 +199,7 @@ class RedisStore:
         for (version, blob, meta, initial), log in zip(rows[::2], rows[1::2]):
             record = _record(version, blob, meta)
             found.append(None if record is None or initial is None
-                         else FinishedGame(record, initial, log))
+                         else FinishedGame(record, initial, [entries.unpack(e) for e in log]))
         return found
 
     async def queue_put(self, queue: keys.QueueKeys, ticket_id: str, ticket: bytes,
@@ -268,7 +272,7 @@ class RedisStore:
                     if isinstance(client, RedisCluster):  # which pipelines no script
                         for key in game:
                             pipe.expire(key, ttl)
-                    else:  # one command a game instead of four: a third of a drain's time
+                    else:  # one command a game instead of five: a third of a drain's time
                         await release(keys=game, args=[ttl], client=pipe)
                 await pipe.execute()
 

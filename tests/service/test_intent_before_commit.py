@@ -61,6 +61,6 @@ def test_the_archives_entry_is_written_before_the_commit_that_ends_the_game(watc
     play_to_end(client, game, seed=2)
     version = client.get(f"/v1/games/{game['id']}").json()["version"]
     intended = first(commands, "ZADD", "archive:{", f"{game['id']} {version} ")
-    commits = [index for index, command in enumerate(commands)  # the commit script's 4 keys
-               if "EVALSHA" in command and f" 4 game:{{{game['id']}}}:state" in command]
+    commits = [index for index, command in enumerate(commands)  # the commit script's 5 keys
+               if "EVALSHA" in command and f" 5 game:{{{game['id']}}}:state" in command]
     assert commits[-1] > intended > commits[-2], commands[-20:]  # between the last two

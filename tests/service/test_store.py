@@ -2,13 +2,17 @@
 
 import asyncio
 import json
+import random
 import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
 import pytest
 import redis
+
+import core
 
 from service.store import (Change, Commit, FinishedGame, GameRecord, MatchRule, MemoryStore,
                            RateBudget, RedisStore, StoreUnavailable, keys)
@@ -173,17 +177,101 @@ def test_an_earliest_score_keeps_the_lower_of_two(kind):
                                    [("clock:{test-earliest}", "g", 3.0)])
 
 
-def test_every_version_is_kept_with_its_entry_and_the_record_it_left(kind):
+def played(moves: int, metas: tuple[bytes, ...] = (META,)) -> tuple[GameRecord, list[Change]]:
+    """A real game's first record and its next versions (a random legal move each, the
+    metadata taken in turn from metas), as the service commits them."""
+    rng = random.Random(moves)
+    state = core.new_game("cup-the-crab", 3, seed=7)
+    first, changes = GameRecord(0, state.to_bytes(), META), []
+    for version in range(1, moves + 1):
+        seat = rng.choice(list(state.to_move))
+        move = rng.choice(state.legal_moves(seat))
+        state.apply(seat, move)
+        entry = msgspec.json.encode({"version": version, "seat": seat, "kind": "move",
+                                     "move": move, "at": "2026-12-01T20:00:00.000Z"})
+        changes.append(Change(entry, GameRecord(version, state.to_bytes(),
+                                                metas[version % len(metas)])))
+    return first, changes
+
+
+async def committed(store, game_id: str, first: GameRecord, changes: list[Change]) -> None:
+    await store.create(game_id, first)
+    for change in changes:
+        assert await store.commit(game_id, change.record.version - 1, Commit(
+            change.record.blob, change.record.meta, change.entry))
+
+
+def test_every_version_after_any_version_comes_back_with_its_entry_and_record(kind):
+    """Only the latest record is kept: the older ones are rebuilt (the state by the core
+    from the log, the metadata by undoing each commit's change), byte for byte."""
+    metas = (META, b'{"game": "y", "deadlines": [1764619200.5]}', META, META,
+             b'{"game": "y", "deadlines": [1764619260.25]}', "{\"name\": \"é\"}".encode())
+    first, changes = played(12, metas)
+
     async def scenario(store):
-        await store.create("g7", RECORD)
-        for version, meta in enumerate((META, b'{"game": "y"}', META)):
-            await store.commit("g7", version, Commit(b"s%d" % version, meta, b"e%d" % version))
-        return (await store.changes_since("g7", 1), await store.changes_since("g7", 3),
+        await committed(store, "g7", first, changes)
+        return ([await store.changes_since("g7", after) for after in range(14)],
                 await store.changes_since("missing", 0))
-    after_one, after_all, missing = run(kind, scenario)
-    assert after_one == [Change(b"e1", GameRecord(2, b"s1", b'{"game": "y"}')),
-                         Change(b"e2", GameRecord(3, b"s2", META))]
-    assert after_all == [] and missing == []
+    after_each, missing = run(kind, scenario)
+    assert after_each == [changes[after:] for after in range(14)]
+    assert missing == []
+
+
+def test_a_game_keeps_one_whole_record_and_its_log_however_long_it_is():
+    """The footprint's shape (issue #24): after any number of moves a game's keys are its
+    state hash (one record and the first state), its log (an entry a version, packed to
+    a fraction of its JSON) and its undos (empty for a version whose metadata did not
+    change): nothing holds a version's whole record."""
+    first, changes = played(40)
+
+    async def scenario(store):
+        await committed(store, "shape", first, changes)
+    run(Kind("redis", SHARED_REDIS), scenario)
+    client = redis.Redis.from_url(SHARED_REDIS)
+    game = keys.game("shape")
+    try:
+        assert sorted(k.decode() for k in client.keys("*{shape}*")) == \
+            sorted([game.state, game.log, game.undos])
+        assert sorted(client.hkeys(game.state)) == [b"blob", b"commit", b"initial", b"meta",
+                                                    b"version"]
+        assert client.lrange(game.undos, 0, -1) == [b""] * 40
+        packed = client.lrange(game.log, 0, -1)
+        assert len(packed) == 40
+        assert sum(map(len, packed)) < sum(len(change.entry) for change in changes) / 3
+    finally:
+        client.delete(*game.all())
+        client.close()
+
+
+def test_a_game_stored_with_every_record_reads_back_after_the_upgrade_and_plays_on():
+    """A game in Redis from before undos (a rolling upgrade): its log's entries are JSON
+    and every version's record is in its records list. Its versions are read from there;
+    the versions committed since are rebuilt as any game's."""
+    first, changes = played(9, (META, b'{"game": "y"}'))
+    client = redis.Redis.from_url(SHARED_REDIS)
+    game = keys.game("old")
+    client.delete(*game.all())
+    before, after = changes[:5], changes[5:]
+    client.hset(game.state, mapping={"version": 5, "blob": before[-1].record.blob,
+                                     "meta": before[-1].record.meta, "initial": first.blob})
+    client.rpush(game.log, *[change.entry for change in before])
+    client.rpush(game.records, *[msgspec.msgpack.encode(
+        (change.record.version, change.record.blob, change.record.meta)) for change in before])
+
+    async def scenario(store):
+        for change in after:
+            assert await store.commit("old", change.record.version - 1, Commit(
+                change.record.blob, change.record.meta, change.entry))
+        return ([await store.changes_since("old", since) for since in range(10)],
+                await store.history("old"), (await store.finished(["old"]))[0])
+    try:
+        after_each, history, finished = run(Kind("redis", SHARED_REDIS), scenario)
+        assert client.llen(game.records) == 5  # written no more
+    finally:
+        client.delete(*game.all())
+        client.close()
+    assert after_each == [changes[since:] for since in range(10)]
+    assert history == [change.entry for change in changes] == finished.log
 
 
 def test_a_commit_of_a_watched_game_is_announced_with_its_version(kind):
@@ -226,7 +314,8 @@ def test_redis_keys_of_one_game_share_a_hash_tag_and_carry_the_ttl():
     run(Kind("redis", SHARED_REDIS), scenario)
     client = redis.Redis.from_url(SHARED_REDIS)
     written = sorted(k.decode() for k in client.keys("*tagged*"))
-    assert written == sorted(keys.game("tagged").all())
+    game = keys.game("tagged")  # all but the records of a game stored before undos
+    assert written == sorted([game.state, game.log, game.idempotency, game.undos])
     assert {key.split("}")[0] for key in written} == {"game:{tagged"}  # one hash tag
     assert all(0 < client.ttl(k) <= TTL for k in written)
     client.close()
