@@ -80,6 +80,7 @@ def seat_budget(scope: Scope) -> SeatBudget | None:
 ROUTES = {("POST", "/v1/games"): "creates", ("POST", "/v1/games/{game_id}/join"): "creates",
           ("POST", "/v1/players"): "creates", ("POST", "/v1/queue"): "creates",
           ("POST", "/v1/games/{game_id}/reviews"): "creates",  # each may cost a replica a second
+          ("POST", "/v1/challenges"): "creates", ("POST", "/v1/series"): "creates",
           ("POST", "/v1/games/{game_id}/moves"): "moves",
           ("POST", "/v1/games/{game_id}/suggest"): "moves"}
 

@@ -52,14 +52,18 @@ _WHEN = {
     403: "The player key given opens no player (`unknown-player`)",
     404: "No game has this id, or it expired after going idle (`game-not-found`), no"
          " player has this id (`player-not-found`), the player has no such ticket"
-         " (`ticket-not-found`), nobody asked for this review (`review-not-found`)",
+         " (`ticket-not-found`), nobody asked for this review (`review-not-found`), the"
+         " player is party to no such challenge (`challenge-not-found`), no series has"
+         " this id (`series-not-found`)",
     409: "The request conflicts with the game as it is now: it moved on"
          " (`version-conflict`, with `current_version`), the seat has nothing to decide now"
          " (`not-your-turn`), the game waits for players (`game-waiting`), a seat is taken,"
          " the game full or without that seat (`seat-taken`, `game-full`, `no-such-seat`),"
          " the game started (`game-started`) or is not over (`game-not-over`), is"
          " archived and can no longer change (`game-archived`), or the"
-         " idempotency key was used for another request (`idempotency-key-reused`)",
+         " idempotency key was used for another request (`idempotency-key-reused`); a"
+         " challenge no longer pending (`challenge-closed`); the player's series are"
+         " running at their limit (`too-many-series`)",
     413: "The body is larger than the server accepts (`body-too-large`)",
     422: "Understood but refused: a move that is not legal now, out of turn or of another"
          " game (`illegal-move`, with `legal_moves`), what the schema cannot say of a game"

@@ -18,7 +18,7 @@ from service.drain import Draining
 from service.limits import RateLimited
 from service.lobby import BadCursor, NoSuchSeat, SeatUnavailable
 from service.arena.challenges import ChallengeClosed, ChallengeNotFound
-from service.arena.series import SeriesNotFound
+from service.arena.series import SeriesNotFound, TooManySeries
 from service.matchmaking import TicketNotFound
 from service.archive import ArchiveUnavailable
 from service.sessions import (GameArchived, GameNotFound, GameNotOver, IdempotencyMismatch, InvalidGame,
@@ -111,6 +111,7 @@ HANDLERS = {
                                             "this player is party to no challenge with this id"),
     ChallengeClosed: lambda r, e: problem(r, 409, "challenge-closed", str(e)),
     SeriesNotFound: lambda r, e: problem(r, 404, "series-not-found", "no series has this id"),
+    TooManySeries: lambda r, e: problem(r, 409, "too-many-series", str(e)),
     MoveRejected: lambda r, e: problem(r, 422, "illegal-move", str(e),
                                        legal_moves=e.legal_moves),
     VersionConflict: lambda r, e: problem(r, 409, "version-conflict", str(e),

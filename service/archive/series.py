@@ -73,6 +73,14 @@ class SeriesBook:
 
         return [_series(row) for row in await self.archive.run(run)]
 
+    async def running_of(self, owner: str) -> int:
+        """How many series the owner has running."""
+        async def run(conn: AsyncConnection) -> Any:
+            return (await conn.execute(select(func.count()).select_from(series).where(
+                series.c.owner == owner, series.c.status == "running"))).scalar_one()
+
+        return await self.archive.run(run)
+
     async def games(self, series_id: str, unfinished_only: bool = False) -> list[SeriesGame]:
         async def run(conn: AsyncConnection) -> Any:
             query = select(series_games).where(series_games.c.series_id == series_id)

@@ -41,10 +41,15 @@ log = logging.getLogger("service.series")
 
 TICK_SECONDS = 0.25      # between passes over the running series
 SERIES_A_PASS = 64       # running series one pass looks at (the oldest first)
+RUNNING_PER_OWNER = 4    # series one player may have running at once
 
 
 class SeriesNotFound(Exception):
     pass
+
+
+class TooManySeries(Exception):
+    """A new series from a player who has RUNNING_PER_OWNER running already."""
 
 
 class Spec(msgspec.Struct, kw_only=True):
@@ -96,6 +101,9 @@ class SeriesRunner(Background):
                      at_once: int) -> SeriesRow:
         check_table(players, contestants)
         self.sessions.new_state(game, players, None, options)  # the core checks the game
+        if await self.book.running_of(owner) >= RUNNING_PER_OWNER:
+            raise TooManySeries(f"{RUNNING_PER_OWNER} series of this player are running: wait"
+                                " for one to finish, or stop one (DELETE /v1/series/{id})")
         spec = Spec(contestants=contestants, deals=deals, duplicate=duplicate,
                     turn_seconds=turn_seconds, options=options, at_once=at_once)
         row = SeriesRow(id=new_series_id(), owner=owner, game=game, players=players,

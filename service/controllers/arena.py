@@ -91,7 +91,7 @@ class SeriesController(Controller):
     path = "/v1/series"
     tags = ["arena"]
 
-    @post("/", status_code=201, responses=problems(400, 401, 403, 413, 422, 429, 503),
+    @post("/", status_code=201, responses=problems(400, 401, 409, 413, 422, 429, 503),
           summary="Start a series of deals between contestants (Authorization: Bearer <player key>)")
     async def create(self, data: SeriesRequest, request: Request, sessions: Sessions,
                      runner: SeriesRunner) -> SeriesBody:

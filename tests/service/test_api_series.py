@@ -206,3 +206,16 @@ def test_a_series_goes_on_when_the_replica_running_it_dies():
             assert len({g["game_id"] for g in games}) == 16
             assert all(g["ranks"] is not None for g in games)
             assert done["crosstable"][0]["games"] == 16
+
+
+def test_a_player_runs_at_most_four_series_at_once(client):
+    owner = new_player(client, "Busy", "bot")
+    started = [start(client, owner, contestants=["ai-3", "ai-3"], deals=100, at_once=1)
+               for _ in range(4)]
+    fifth = client.post("/v1/series", json={**CUP, "contestants": ["ai-1", "ai-1"]},
+                        headers=auth(owner["key"]))
+    assert fifth.status_code == 409 and "too-many-series" in fifth.json()["type"]
+    for series in started:
+        client.delete(f"/v1/series/{series['id']}", headers=auth(owner["key"]))
+    assert client.post("/v1/series", json={**CUP, "contestants": ["ai-1", "ai-1"], "deals": 1},
+                       headers=auth(owner["key"])).status_code == 201

@@ -37,6 +37,11 @@ export type RequestsLeaveOutWhatHasADefault = [
   Assert<Same<OptionalKeys<Schemas["JoinRequest"]>, "name" | "seat" | "player">>,
   Assert<Same<OptionalKeys<Schemas["NewPlayer"]>, "kind">>,
   Assert<Same<OptionalKeys<Schemas["QueueRequest"]>, "fill_with_ai_after">>,
+  Assert<Same<OptionalKeys<Schemas["ChallengeRequest"]>,
+    "options" | "turn_seconds" | "rated" | "seat" | "expires_in">>,
+  Assert<Same<OptionalKeys<Schemas["SeriesRequest"]>,
+    "deals" | "duplicate" | "turn_seconds" | "options" | "at_once">>,
+  Assert<Same<OptionalKeys<Schemas["TableOptions"]>, "first_player" | "mode" | "deck">>,
 ];
 
 // Responses: what the server always sends is required (a new game's seats' names and
@@ -46,7 +51,8 @@ export type RequestsLeaveOutWhatHasADefault = [
 // optional response field fails the build here.
 type RequestSchema = "CreateGame" | `Create${"CupCrab" | "Cvp"}${number}` | "SeatSpec"
   | "SeatHumanOrOpen" | "SeatOfPlayer" | `AiSeatBy${string}` | "Budget" | `BudgetBy${string}`
-  | "MoveRequest" | "JoinRequest" | "NewPlayer" | "QueueRequest";
+  | "MoveRequest" | "JoinRequest" | "NewPlayer" | "QueueRequest" | "ChallengeRequest"
+  | "SeriesRequest" | "TableOptions";
 export type ResponsesRequireWhatIsAlwaysSent = [
   Assert<Same<Exclude<keyof Optional, RequestSchema>,
     "CvpMoveEntry" | "CvpTimeoutEntry" | "PatchOperation" | "Problem">>,
