@@ -7,6 +7,7 @@
 import { api } from "./api.js";
 import { alarm, announce } from "./announce.js";
 import { h, patch } from "./dom.js";
+import { failedScreen, loadingScreen } from "./screens.js";
 import { gameOf } from "./games.js";
 import { plural, t } from "./i18n.js";
 import { languageSwitch } from "./language.js";
@@ -66,13 +67,11 @@ export function openReview(root, { id, seat, at }) {
     if (closed) return;
     alarm(error);
     if (error) {
-      patch(root, h("div.start", {}, h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table")),
-        h("p.error", {}, error),
-        h("p", {}, h("a", { href: "#/", "data-key": "home" }, t("Back to the start")))));
+      patch(root, failedScreen(error));
       return;
     }
     if (!replay) {
-      patch(root, h("p.loading", {}, t("Shuffling the cards…")));
+      patch(root, loadingScreen());
       return;
     }
     const ctx = context();

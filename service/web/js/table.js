@@ -4,6 +4,7 @@
 
 import { api, ApiError } from "./api.js";
 import { h, patch } from "./dom.js";
+import { failedScreen, loadingScreen } from "./screens.js";
 import { follow } from "./stream.js";
 import { remember, seatOf } from "./saved.js";
 import { gameOf } from "./games.js";
@@ -30,7 +31,7 @@ export function openTable(root, { id }) {
   function render() {
     if (closed) return;  // a late answer (the log, a move) must not draw over the next page
     if (!state.body) {
-      patch(root, h("p.loading", {}, state.error || state.trouble || t("Shuffling the cards…")));
+      patch(root, loadingScreen(state.error || state.trouble));
       return;
     }
     const ctx = context();
@@ -188,9 +189,7 @@ export function openTable(root, { id }) {
   }).catch((error) => {
     const why = t("This game cannot be opened. {why}", { why: error.message });
     alarm(why);
-    patch(root, h("div.start", {}, h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table")),
-      h("p.error", {}, why),
-      h("p", {}, h("a", { href: "#/", "data-key": "home" }, t("Back to the start")))));
+    patch(root, failedScreen(why));
   });
   const clock = setInterval(() => tickClocks(root), 1000);
   document.addEventListener("keydown", onKey);
