@@ -1,7 +1,7 @@
 """Where a move's time goes: py-spy samples one server worker while wrk posts moves.
 
     python loadtests/profile_move.py [--seconds 20] [--connections 32] [--rate 250] [--port 8603]
-        [--tree DIR]
+        [--access-log] [--tree DIR]
 
 Needs wrk, py-spy (dev extra; run as root or with ptrace allowed) and Redis (REDIS_URL,
 default database 12, flushed). It serves the API (`python -m service`, 1 worker, Redis),
@@ -117,6 +117,9 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--rate", type=int, default=250, help="py-spy samples per second")
     parser.add_argument("--port", type=int, default=8603, help="the server's, on loopback")
+    parser.add_argument("--access-log", action="store_true",
+                        help="with the JSON access log on, as shipped (off by default here,"
+                             " as in http_bench.py)")
     parser.add_argument("--tree", type=Path, default=ROOT,
                         help="profile the service of another checkout (e.g. an earlier commit)")
     parser.add_argument("--summarize", type=Path, metavar="FOLDED",
@@ -133,7 +136,8 @@ def main() -> None:
     moves = Path(tempfile.mkstemp(suffix=".moves")[1])
     asyncio.run(prepare_moves(redis_url, 2500 * args.seconds, moves))
     server = start([sys.executable, "-m", "service", "--port", str(args.port)],
-                   {"REDIS_URL": redis_url, "ACCESS_LOG": "0"}, args.port, cwd=args.tree)
+                   {"REDIS_URL": redis_url, "ACCESS_LOG": "1" if args.access_log else "0"},
+                   args.port, cwd=args.tree)
     folded = Path(tempfile.mkstemp(suffix=".folded")[1])
     try:
         cpu_before = cpu_seconds(server.pid)
