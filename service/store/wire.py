@@ -3,11 +3,12 @@
 redis-py's asyncio client spends more of a move's CPU than anything else on its path
 (loadtests/profile_move.py, docs/benchmarks.md): per command a pool checkout and release,
 retry and health-check wrappers, a timeout task for the write and a timer for the read,
-several coroutines deep. A game's reads and commits are plain request-reply commands,
-none of them blocking, so they can share one connection: each command is written at once
-(hiredis packs it, in C), Redis answers in order, and each reply (parsed by hiredis)
-resolves the oldest waiting future. Everything else (a cluster, pub/sub, pipelines, the
-other scripts) stays on redis-py.
+several coroutines deep. A game's reads and the store's scripts are plain request-reply
+commands, none of them blocking, so they can share one connection: hiredis packs each
+command (in C), the commands of one turn of the event loop leave in one write, Redis
+answers in order, and each reply (parsed by hiredis) resolves the oldest waiting future.
+Everything else (a cluster, pub/sub, pipelines, the store's other commands) stays on
+redis-py.
 
 Failures are those of the store: no answer within COMMAND_SECONDS, a connection that
 fails or closes, an error reply all raise WireError, which the store turns into a 503. A
@@ -84,8 +85,12 @@ class Wire:
             except (OSError, TimeoutError) as error:
                 raise WireError(f"cannot connect to Redis at {self._address}: {error!r}") \
                     from None
-            for command in self._hello:
-                await connection.send(command, self._command_seconds)
+            try:
+                for command in self._hello:
+                    await connection.send(command, self._command_seconds)
+            except WireError:  # a wrong password or database: this socket is no use
+                connection.close()
+                raise
             self._connection = connection
             return connection
 
