@@ -1,7 +1,7 @@
 """HTTP benchmark of the game endpoints against a bare HTTP + Redis baseline.
 
     python loadtests/http_bench.py [--runs 3] [--seconds 10] [--connections 32] [--compare TREE]
-        [--servers uvicorn granian]
+        [--servers uvicorn granian hypercorn] [--port 8600]
 
 Needs `wrk` (Debian: apt-get install wrk) and a Redis server (REDIS_URL, default database
 12 of 127.0.0.1:6379, which it flushes). It starts, on loopback, the service and the
@@ -22,10 +22,12 @@ With --compare TREE (a worktree of an earlier commit, say), that tree's service 
 too and measured in the same runs, interleaved, so a before/after comparison shares the
 machine's load of the moment.
 
-With --servers uvicorn granian, the service and the baseline are each served by both
-(granian: `pip install granian`; 1 worker, `--interface asgi --loop uvloop`), measured in
+With --servers uvicorn granian hypercorn, the service and the baseline are each served by
+every server named (granian: `pip install granian`, 1 worker, `--interface asgi --loop
+uvloop`; hypercorn: `pip install hypercorn`, its uvloop worker in the process), measured in
 the same runs, interleaved, and each service is compared with the baseline on its own
-server and with the baseline on uvicorn.
+server and with the baseline on uvicorn. The service on uvicorn is `python -m service`,
+as shipped. The servers listen on loopback at --port + 1 and up.
 """
 
 import argparse
@@ -72,6 +74,26 @@ def start(command: list[str], env: dict[str, str], port: int,
             time.sleep(0.05)
     process.kill()
     raise RuntimeError(f"{command} did not start")
+
+
+# How each ASGI server is started on a port with an application factory (module:function),
+# one worker serving in one process, no access log: as the service's own uvicorn is run.
+SERVERS = {
+    "uvicorn": lambda port, factory: [
+        sys.executable, "-m", "uvicorn", "--loop", "uvloop", "--http", "httptools",
+        "--no-access-log", "--log-level", "warning", "--port", str(port), "--factory", factory],
+    "granian": lambda port, factory: [
+        shutil.which("granian") or "granian", "--interface", "asgi", "--loop", "uvloop",
+        "--workers", "1", "--no-ws", "--log-level", "warning", "--factory", "--port", str(port),
+        factory],
+    "hypercorn": lambda port, factory: [  # workers 0: served in this process, no child
+        sys.executable, "-m", "hypercorn", "--worker-class", "uvloop", "--workers", "0",
+        "--bind", f"127.0.0.1:{port}", "--log-level", "warning", f"{factory}()"],
+}
+
+
+def served(server: str, port: int, factory: str) -> list[str]:
+    return SERVERS[server](port, factory)
 
 
 def worker_pid(process: subprocess.Popen) -> int:
@@ -169,9 +191,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=32)
-    parser.add_argument("--servers", nargs="+", default=["uvicorn"],
-                        choices=["uvicorn", "granian"],
+    parser.add_argument("--servers", nargs="+", default=["uvicorn"], choices=list(SERVERS),
                         help="serve the service and the baseline with each (same runs)")
+    parser.add_argument("--port", type=int, default=8600,
+                        help="the servers listen on the ports above this one")
     parser.add_argument("--compare", metavar="TREE", type=Path,
                         help="also serve the service of another checkout (its core compiled,"
                              " the same store format) and measure it in the same runs,"
@@ -182,23 +205,21 @@ def main() -> None:
     redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/12")
     redis.Redis.from_url(redis_url).flushdb()
     common = {"REDIS_URL": redis_url, "ACCESS_LOG": "0"}
-    uvicorn = [sys.executable, "-m", "uvicorn", "--loop", "uvloop", "--http", "httptools",
-               "--no-access-log", "--log-level", "warning", "--port"]
     service = [sys.executable, "-m", "service", "--port"]
-    granian = [shutil.which("granian") or "granian", "--interface", "asgi", "--loop", "uvloop",
-               "--workers", "1", "--no-ws", "--log-level", "warning", "--factory", "--port"]
-    targets = [Target("game", 8601, start(service + ["8601"], common, 8601))]
+    first = args.port
+    targets = [Target("game", first + 1, start(service + [str(first + 1)], common, first + 1))]
     if args.compare:
-        targets.append(Target(f"game at {args.compare}", 8604,
-                              start(service + ["8604"], common, 8604, cwd=args.compare)))
-    baseline = start(uvicorn + ["8602", "--factory", "loadtests.baseline_app:create_app"],
-                     common, 8602)
-    baselines = {"base": (8602, baseline)}
-    if "granian" in args.servers:
-        targets.append(Target("game on granian", 8605, start(
-            granian + ["8605", "service.app:create_app"], common, 8605), "base-granian"))
-        baselines["base-granian"] = (8606, start(
-            granian + ["8606", "loadtests.baseline_app:create_app"], common, 8606))
+        targets.append(Target(f"game at {args.compare}", first + 4, start(
+            service + [str(first + 4)], common, first + 4, cwd=args.compare)))
+    baseline_app = "loadtests.baseline_app:create_app"
+    baselines = {"base": (first + 2, start(served("uvicorn", first + 2, baseline_app), common,
+                                           first + 2))}
+    for index, server in enumerate(name for name in args.servers if name != "uvicorn"):
+        ours, theirs = first + 5 + 2 * index, first + 6 + 2 * index
+        targets.append(Target(f"game on {server}", ours, start(
+            served(server, ours, "service.app:create_app"), common, ours), f"base-{server}"))
+        baselines[f"base-{server}"] = (theirs, start(served(server, theirs, baseline_app),
+                                                     common, theirs))
     try:
         for target in targets:
             target.prepare()
@@ -257,11 +278,11 @@ def report(figures, args, targets: list[Target], redis_url, moves_file) -> None:
     rows = [(f"view {t.label}", f"GET view ({t.label})") for t in targets]
     rows += [(f"304 {t.label}", f"GET view, If-None-Match: 304 ({t.label})")
              for t in targets]
-    rows += [("base-get", "GET baseline (Redis GET)"),
-             ("base-granian-get", "GET baseline on granian")]
+    rows += [("base-get", "GET baseline (Redis GET)")]
+    rows += [(f"base-{server}-get", f"GET baseline on {server}") for server in args.servers]
     rows += [(f"move {t.label}", f"POST move ({t.label})") for t in targets]
-    rows += [("base-set", "POST baseline (GET+SET)"),
-             ("base-granian-set", "POST baseline on granian")]
+    rows += [("base-set", "POST baseline (GET+SET)")]
+    rows += [(f"base-{server}-set", f"POST baseline on {server}") for server in args.servers]
     for name, label in rows:
         if name in peak:
             f = peak[name]

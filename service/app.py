@@ -78,12 +78,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     # Litestar resolves a handler's dependencies level by level of that graph and starts
     # an anyio task group, a task per dependency, for every level of two or more: with
     # independent providers every read and move paid for one, half of a read's CPU in the
-    # app (loadtests/asgi_bench.py, docs/benchmarks.md). A read (sessions, robots, clocks)
-    # now resolves one at a time.
+    # app (loadtests/asgi_bench.py, docs/benchmarks.md). A read (sessions, clocks) now
+    # resolves one at a time. Each level costs a provider's signature check too, so a
+    # provider names one object, the one the handlers taking it also take: clocks (built
+    # on sessions and robots) names sessions, and a read needs no robots of its own.
     def robots_on(sessions: Sessions) -> Robots:
         return robots
 
-    def clocks_on(robots: Robots) -> Clocks:
+    def clocks_on(sessions: Sessions) -> Clocks:
         return clocks
 
     def lobby_on(sessions: Sessions) -> Lobby:

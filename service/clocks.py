@@ -82,6 +82,12 @@ class Clocks(Background):
         await self.sessions.commit(pending, {"seat": overdue[0], "kind": "forfeit",
                                              "forfeited": overdue})
 
+    async def heal(self, session: Session) -> None:
+        """What any read of the game repairs that a replica dying left undone: an AI's
+        turn never played, a deadline claimed and never applied."""
+        self.robots.resume_if_stalled(session)
+        await self.rearm_if_overdue(session)
+
     async def rearm_if_overdue(self, session: Session) -> None:
         """Arms the earliest deadline again if it is long past: its entry was claimed by a
         replica that died before applying it (any read of the game heals that)."""

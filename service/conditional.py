@@ -6,6 +6,8 @@ it; a polling client that sends `If-None-Match` costs one store round trip and n
 
 from litestar import Request, Response
 
+from service.headers import first_header
+
 
 def etag(version: int, seat: int | None) -> str:
     return f'"{version}.{"s" if seat is None else seat}"'
@@ -13,7 +15,7 @@ def etag(version: int, seat: int | None) -> str:
 
 def is_current(request: Request, tag: str) -> bool:
     """True if the request's If-None-Match names tag (or `*`)."""
-    header = request.headers.get("if-none-match")
+    header = first_header(request.scope, b"if-none-match")
     if header is None:
         return False
     names = [name.strip().removeprefix("W/") for name in header.split(",")]

@@ -16,7 +16,7 @@ from service.store import Store, keys
 
 KEEP = 1000              # events an inbox keeps (about): a bot away longer misses the oldest
 TTL_SECONDS = 7 * 86400  # an inbox nobody pushed to for this long is forgotten
-WAIT_MS = 4000           # a stream's read waits this long for an event, then sends a comment
+WAIT_MS = 3000           # a stream's read waits this long for an event, then sends a comment
 
 EventKind = Literal["challenge", "challenge_declined",
                     "challenge_cancelled", "challenge_expired", "game_started",

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.bodies.common import problem_bytes
+from service.headers import first_header
 from service.store import Allowance, RateBudget, Store, StoreUnavailable, keys
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -115,11 +116,11 @@ def trusted_proxies(raw: str) -> tuple[Network, ...]:
 
 
 def _bearer(scope: Scope) -> str | None:
-    for name, value in scope["headers"]:
-        if name == b"authorization":
-            scheme, _, token = value.decode("latin-1").partition(" ")
-            return token.strip() or None if scheme.lower() == "bearer" else None
-    return None
+    header = first_header(scope, b"authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
 
 
 class RateLimits:

@@ -12,6 +12,7 @@ from service import bodies
 from service.bodies.common import Created, SeatToken, WaitingList
 from service.clocks import Clocks
 from service.conditional import cache_headers, etag, is_current, not_modified
+from service.headers import first_header
 from service.openapi import NOT_MODIFIED, problems
 from service.limits import SeatBudget, seat_budget
 from service.lobby import CURSOR, MAX_PAGE, Lobby
@@ -26,7 +27,7 @@ READ_ERRORS = {**NOT_MODIFIED, **problems(401, 404, 503)}
 
 def bearer_token(request: Request) -> str | None:
     """The token of an `Authorization: Bearer <token>` header; None when there is none."""
-    header = request.headers.get("authorization")
+    header = first_header(request.scope, b"authorization")
     if header is None:
         return None
     scheme, _, token = header.partition(" ")
@@ -94,11 +95,10 @@ class GamesController(Controller):
     @get("/{game_id:str}", responses=READ_ERRORS,
          summary="The game as the caller's seat (or a spectator) sees it")
     async def read(self, game_id: str, request: Request, sessions: Sessions,
-                   robots: Robots, clocks: Clocks) -> Response[bodies.GameBody]:
+                   clocks: Clocks) -> Response[bodies.GameBody]:
         session = await load(sessions, game_id)
         seat = sessions.seat_of(session, bearer_token(request))
-        robots.resume_if_stalled(session)
-        await clocks.rearm_if_overdue(session)
+        await clocks.heal(session)
         tag = etag(session.record.version, seat)
         if is_current(request, tag):
             return not_modified(tag)

@@ -20,6 +20,7 @@ from service.store.protocol import Listener, StoreUnavailable
 from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
                                    MatchRule, RateBudget)
 from service.store.scripts import source
+from service.store.wire import NoScript, Wire, WireError
 
 Client = redis.Redis | RedisCluster
 T = TypeVar("T")
@@ -36,12 +37,18 @@ REDIS_FAULTS = (RedisError, RedisClusterException)
 # own code.
 TRANSPORT_FAULTS = (AttributeError, TypeError, RuntimeError)
 
-# Timeouts of every connection: a Redis that does not answer is a 503, never a hang.
-TIMEOUTS = {"socket_timeout": 5, "socket_connect_timeout": 2}
+# Timeouts: a Redis that does not answer is a 503, never a hang. A single node's client
+# has no socket timeout: redis-py enforces one with asyncio.wait_for on every write (a task
+# and a timer for each command, 25 us of a move's two, docs/benchmarks.md) and a timer on
+# every read, where RedisStore._io bounds the whole call with one timer. A cluster's
+# client keeps its socket timeouts: they are how it marks a node failed and moves on.
+CONNECT_SECONDS = 2
+COMMAND_SECONDS = 5
+TIMEOUTS = {"socket_timeout": COMMAND_SECONDS, "socket_connect_timeout": CONNECT_SECONDS}
 SCRIPTS = ("create", "commit", "changes", "spend", "load_spending", "lease", "release",
            "match", "queue_cancel", "queue_seated", "queue_stuck", "inbox_push", "doc_swap")
-# A blocked read of an inbox returns before the socket's timeout (TIMEOUTS) would fire.
-MAX_INBOX_WAIT_MS = 4_000
+# A blocked read of an inbox returns well before a command's deadline (COMMAND_SECONDS).
+MAX_INBOX_WAIT_MS = 3_000
 
 
 async def connect(url: str, pool_size: int) -> Client:
@@ -62,7 +69,8 @@ async def connect(url: str, pool_size: int) -> Client:
     # retried commit cannot apply twice: the script compares the version first.)
     pool = redis.ConnectionPool.from_url(
         url, max_connections=pool_size, health_check_interval=30,
-        retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)), **TIMEOUTS)
+        retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
+        socket_connect_timeout=CONNECT_SECONDS)
     return redis.Redis(connection_pool=pool)
 
 
@@ -76,6 +84,7 @@ class RedisStore:
         self._pool_size = pool_size
         self._client: Client | None = None  # made by the first request
         self._scripts: dict[str, redis.client.AsyncScript] = {}
+        self._wire: Wire | None = None  # a single node's scripts and reads (wire.py)
         self._connecting = asyncio.Lock()
         self._notices = Notices(self._notice_urls)
 
@@ -91,6 +100,8 @@ class RedisStore:
                         raise StoreUnavailable(str(error)) from error
                     self._scripts = {name: client.register_script(source(name))
                                      for name in SCRIPTS}
+                    if not isinstance(client, RedisCluster):
+                        self._wire = Wire.for_url(self._url, CONNECT_SECONDS, COMMAND_SECONDS)
                     self._client = client
         return self._client
 
@@ -98,14 +109,30 @@ class RedisStore:
         """call's answer from Redis; StoreUnavailable if Redis fails meanwhile."""
         client = await self._redis()
         try:
-            return await call(client)
+            if isinstance(client, RedisCluster):  # its sockets time out (TIMEOUTS)
+                return await call(client)
+            async with asyncio.timeout(COMMAND_SECONDS):
+                return await call(client)
+        except TimeoutError as error:  # the deadline's (redis-py's own is a RedisError)
+            raise StoreUnavailable(f"Redis did not answer within {COMMAND_SECONDS} s") from error
         except (*REDIS_FAULTS, *TRANSPORT_FAULTS) as error:
             raise StoreUnavailable(str(error)) from error
 
     async def _script(self, name: str, keys_: list[str], args: list) -> object:
         """scripts/<name>.lua run on keys_ and args (registered when the client is made)."""
-        return await self._io(
-            lambda client: self._scripts[name](keys=keys_, args=args, client=client))
+        await self._redis()
+        script = self._scripts[name]
+        if self._wire is None:
+            return await self._io(lambda client: script(keys=keys_, args=args, client=client))
+        command = ("EVALSHA", script.sha, len(keys_), *keys_, *args)
+        try:
+            try:
+                return await self._wire.call(*command)
+            except NoScript:  # Redis restarted without it: loaded once, as redis-py does
+                await self._wire.call("SCRIPT", "LOAD", script.script)
+                return await self._wire.call(*command)
+        except WireError as error:
+            raise StoreUnavailable(str(error)) from error
 
     def _notice_urls(self) -> list[str]:
         """Where this replica may listen for commit notices: the node REDIS_URL names,
@@ -122,7 +149,13 @@ class RedisStore:
 
     async def load(self, game_id: str) -> GameRecord | None:
         state = keys.game(game_id).state
-        return _record(*await self._io(lambda client: client.hmget(state, RECORD_FIELDS)))
+        await self._redis()
+        if self._wire is None:
+            return _record(*await self._io(lambda client: client.hmget(state, RECORD_FIELDS)))
+        try:
+            return _record(*await self._wire.call("HMGET", state, *RECORD_FIELDS))
+        except WireError as error:
+            raise StoreUnavailable(str(error)) from error
 
     async def load_with_replay(self, game_id: str,
                                idempotency_key: str) -> tuple[GameRecord | None, bytes | None]:
@@ -340,6 +373,8 @@ class RedisStore:
 
     async def close(self) -> None:
         await self._notices.close()
+        if self._wire is not None:
+            self._wire.close()
         if isinstance(self._client, RedisCluster):
             await self._client.aclose()
         elif self._client is not None:

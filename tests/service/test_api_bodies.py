@@ -1,8 +1,13 @@
 """Every request body a client can send gets a 4xx problem+json, never a 500, and changes
 nothing: hostile nesting, huge numbers, invalid UTF-8, repeated keys, wrong top levels."""
 
-import pytest
+import json
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from service.decoding import MalformedBody, _check_shape
 from tests.service.play import auth, create, tokens_of
 from tests.service.test_api_errors import assert_problem, snapshot
 
@@ -29,6 +34,12 @@ HOSTILE_BODIES = {  # as sent to POST /v1/games/{id}/moves, whose `move` is free
                                           "malformed-request", "key 'type' more than once"),
     "a repeated key, once spelled with an escape": (
         b'{"move": {"type": "pass", "\\u0074ype": "select"}}', "malformed-request",
+        "key 'type' more than once"),
+    "a repeated key whose first value holds colons": (
+        b'{"move": {"type": "a:b:c", "type": "pass"}}', "malformed-request",
+        "key 'type' more than once"),
+    "a repeated key whose last value is an escaped colon": (  # as many colons decoded
+        b'{"move": {"type": "pass", "type": "\\u003a"}}', "malformed-request",
         "key 'type' more than once"),
     "a repeated key, once with a space before its colon": (
         b'{"move": {"type": "pass", "type" : "select"}}', "malformed-request",
@@ -79,3 +90,45 @@ def test_the_server_logs_no_traceback_for_hostile_bodies(api, client, game):
     for body, _, _ in HOSTILE_BODIES.values():
         client.post(f"{path}/moves", content=body, headers=auth(tokens[0]))
     assert "Traceback" not in api.output() and "RecursionError" not in api.output()
+
+
+class _Repeated(Exception):
+    pass
+
+
+def _refusing_repeats(pairs: list) -> dict:
+    if len({key for key, _ in pairs}) != len(pairs):
+        raise _Repeated
+    return dict(pairs)
+
+
+# JSON texts built to fool a count of colons: keys and strings with colons, escaped ones
+# (\u003a is a colon, \u0061 an "a"), objects nested in arrays and objects.
+_KEYS = st.sampled_from(["a", "b", "a:b", ":", "\\u003a", "\\u0061"])
+_SCALARS = st.sampled_from(['1', '"x"', '":"', '"a:b:"', '"\\u003a"', 'null', '[]', '{}'])
+
+
+def _objects(values: st.SearchStrategy) -> st.SearchStrategy:
+    return st.lists(st.tuples(_KEYS, values), max_size=4).map(
+        lambda pairs: "{" + ", ".join(f'"{key}": {value}' for key, value in pairs) + "}")
+
+
+_VALUES = st.recursive(_SCALARS, lambda values: _objects(values) | st.lists(values, max_size=3)
+                       .map(lambda items: "[" + ", ".join(items) + "]"), max_leaves=10)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_objects(_VALUES))
+def test_a_body_is_refused_for_a_repeated_key_exactly_when_an_object_repeats_one(text):
+    body = text.encode()
+    try:
+        json.loads(body, object_pairs_hook=_refusing_repeats)
+        repeats = False
+    except _Repeated:
+        repeats = True
+    try:
+        _check_shape(body)
+        refused = False
+    except MalformedBody:
+        refused = True
+    assert refused == repeats

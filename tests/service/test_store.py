@@ -4,6 +4,7 @@ import asyncio
 import json
 import random
 import re
+import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ import core
 
 from service.store import (Change, Commit, FinishedGame, GameRecord, MatchRule, MemoryStore,
                            RateBudget, RedisStore, StoreUnavailable, keys)
+from service.store.redis_store import COMMAND_SECONDS
 from tests.service.servers import SHARED_REDIS, PrivateRedis
 
 TTL = 60
@@ -364,6 +366,51 @@ def test_an_unreachable_redis_raises_store_unavailable():
         finally:
             await store.close()
     asyncio.run(scenario())
+
+
+def test_a_restarted_redis_is_reached_again_and_given_its_scripts_again():
+    """A restart closes the store's connection and empties Redis of its scripts: the next
+    commands are served all the same, on a new connection, the scripts loaded again."""
+    instance = PrivateRedis()
+
+    async def scenario():
+        store = RedisStore(instance.url, TTL)
+        try:
+            await store.create("before", RECORD)
+            instance.stop()
+            instance.start()
+            await store.create("after", RECORD)
+            return await store.commit("after", 0, Commit(b"x", META, b"e")), \
+                await store.load("after")
+        finally:
+            await store.close()
+    try:
+        done, record = asyncio.run(scenario())
+    finally:
+        instance.stop()
+    assert done and record == GameRecord(1, b"x", META)
+
+
+def test_a_redis_that_stops_answering_is_store_unavailable_within_the_command_timeout():
+    instance = PrivateRedis()
+
+    async def scenario():
+        store = RedisStore(instance.url, TTL)
+        try:
+            await store.create("g", RECORD)
+            instance.process.send_signal(signal.SIGSTOP)
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable, match="did not answer"):
+                await store.load("g")
+            return time.monotonic() - started
+        finally:
+            instance.process.send_signal(signal.SIGCONT)
+            await store.close()
+    try:
+        waited = asyncio.run(scenario())
+    finally:
+        instance.stop()
+    assert COMMAND_SECONDS <= waited < COMMAND_SECONDS + 3
 
 
 class LosesOneReply:
