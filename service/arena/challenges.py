@@ -23,7 +23,7 @@ from service.background import Background
 from service.bodies.arena import TableOptions
 from service.inbox import Inbox
 from service.robots import Robots
-from service.sessions import GameExists, Sessions, new_game_id, new_token
+from service.sessions import GameExists, Sessions, iso_time, new_game_id, new_token
 from service.store import StoreUnavailable, keys
 
 log = logging.getLogger("service.challenges")
@@ -190,6 +190,8 @@ class Challenges(Background):
         body = msgspec.to_builtins(challenge)
         tokens = body.pop("tokens") or [None] * challenge.players
         body.pop("starting_since")
+        body["created_at"] = iso_time(body.pop("created"))
+        body["expires_at"] = iso_time(body.pop("expires"))
         body["seat"] = seat
         body["token"] = tokens[seat] if seat is not None and challenge.status == "accepted" \
             else None

@@ -49,8 +49,8 @@ class ChallengeBody(msgspec.Struct, kw_only=True):
     rated: bool
     seats: list[ChallengeSeat]
     status: Literal["pending", "starting", "accepted", "declined", "cancelled", "expired"]
-    created: float                          # epoch seconds
-    expires: float
+    created_at: str
+    expires_at: str                         # pending until then at the latest
     game_id: str | None
     seat: int | None                        # this party's seat
     token: str | None                       # this party's seat token, once accepted
