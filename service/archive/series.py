@@ -127,12 +127,22 @@ class SeriesBook:
 
         return await self.archive.run(run)
 
-    async def close(self, series_id: str, status: str, finished_ms: int) -> bool:
-        """The series finished (or cancelled), once; False if it was not running."""
+    async def finish(self, series_id: str, finished_ms: int) -> bool:
+        """The series finished, once, and only once every game's outcome is written: a
+        replica that saw no game in play may have looked just before another replica
+        started the last ones. False if it was not running or a game is unrecorded."""
+        return await self._close(series_id, "finished", finished_ms,
+                                 series.c.games_done == series.c.games_total)
+
+    async def cancel(self, series_id: str, finished_ms: int) -> bool:
+        """The series cancelled, once; False if it was not running."""
+        return await self._close(series_id, "cancelled", finished_ms)
+
+    async def _close(self, series_id: str, status: str, finished_ms: int, *also: Any) -> bool:
         async def run(conn: AsyncConnection) -> bool:
             async with conn.begin():
                 done = await conn.execute(update(series).where(
-                    series.c.id == series_id, series.c.status == "running").values(
+                    series.c.id == series_id, series.c.status == "running", *also).values(
                     status=status, finished_ms=finished_ms))
                 return done.rowcount == 1
 

@@ -124,7 +124,7 @@ class SeriesRunner(Background):
         row = await self.get(series_id)
         if row.owner != owner:
             raise SeriesNotFound(series_id)  # another player's series is not theirs to see
-        if await self.book.close(series_id, "cancelled", int(time.time() * 1000)):
+        if await self.book.cancel(series_id, int(time.time() * 1000)):
             await self._tell(row, "series_finished", {"series": row.id, "status": "cancelled"},
                              once=f"series-end:{row.id}")
         return await self.get(series_id)
@@ -165,15 +165,17 @@ class SeriesRunner(Background):
     async def advance(self, row: SeriesRow) -> None:
         """Records the games that ended, starts the next ones, finishes the series."""
         spec = spec_of(row)
+        # Counted before the games in play are read, so that a game another replica
+        # starts in between is among them, not missed.
+        started = await self.book.started(row.id)
         playing = 0
         for game in await self.book.games(row.id, unfinished_only=True):
             if not await self._settle(row, spec, game):
                 playing += 1
-        started = await self.book.started(row.id)
         for index in range(started, min(row.games_total, started + spec.at_once - playing)):
             await self._start(row, spec, index)
         if started >= row.games_total and playing == 0 and \
-                await self.book.close(row.id, "finished", int(time.time() * 1000)):
+                await self.book.finish(row.id, int(time.time() * 1000)):
             await self._tell(row, "series_finished", {
                 "series": row.id, "status": "finished", "games": row.games_total,
                 "url": f"/v1/series/{row.id}"}, once=f"series-end:{row.id}")

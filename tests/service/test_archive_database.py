@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from service.archive import Archive, ArchivedGame, ExportFilter, SchemaMismatch
+from service.archive.series import SeriesBook, SeriesGame, SeriesRow
 from tests.databases import TestDatabase, migrate
 
 
@@ -108,3 +109,26 @@ def test_replicas_that_migrate_one_new_sqlite_file_at_once_all_succeed(tmp_path)
     results = [process.communicate(timeout=120) for process in upgrades]
     assert [process.returncode for process in upgrades] == [0] * 4, results
     assert all(f"revision {migrate.head()}" in out for out, _ in results)
+
+
+def test_a_series_finishes_only_once_every_game_it_started_has_its_outcome(url):
+    """A replica that saw no game of a series in play may have looked just before another
+    started the last ones: the book refuses to finish a series with a game unrecorded."""
+    async def scenario(archive):
+        book = SeriesBook(archive)
+        row = SeriesRow(id="s_contract", owner="p_owner", game="cup-the-crab", players=2,
+                        spec={}, secret="0" * 64, status="running", games_total=2,
+                        games_done=0, created_ms=1, finished_ms=None)
+        await book.create(row)
+        for index in range(2):
+            assert await book.start(row.id, SeriesGame(index, 0, index, f"s_contract-{index}",
+                                                       2, None, None))
+        assert await book.end(row.id, 0, 3, {"ranks": {}})
+        early = await book.finish(row.id, 4)
+        assert await book.end(row.id, 1, 5, {"ranks": {}})
+        twice = await book.end(row.id, 1, 6, {"ranks": {}})
+        return early, twice, await book.finish(row.id, 7), await book.finish(row.id, 8), \
+            await book.get(row.id)
+    early, twice, finished, again, found = run(url, scenario)
+    assert (early, twice, finished, again) == (False, False, True, False)
+    assert (found.status, found.games_done, found.finished_ms) == ("finished", 2, 7)
