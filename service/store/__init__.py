@@ -11,7 +11,8 @@ watching the game (Redis pub/sub; in process for the memory store).
 
 One module per concern: `records` (what is kept), `protocol` (the contract), `keys` (every
 Redis key the service uses), `scripts/` (the Lua), `entries` (a log entry's packing),
-`versions` (older versions rebuilt), `gcra` (rate budgets), `memory`, `redis_store` and
+`segments` (older entries and undos sealed together in Redis), `versions` (older
+versions rebuilt), `gcra` (rate budgets), `memory`, `redis_store` and
 `notices` (the Redis store's pub/sub).
 """
 

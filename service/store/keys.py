@@ -5,9 +5,9 @@ stays in one Redis Cluster slot; each index and rate budget has a tag of its own
 
 | key | type | what |
 |---|---|---|
-| `game:{id}:state` | hash | version, blob (core's state), meta, the last commit's nonce, initial (the state it began in) |
-| `game:{id}:log` | list | each version's log entry, packed (entries.py) |
-| `game:{id}:undos` | list | each version's undo of its metadata (versions.py: empty if unchanged) |
+| `game:{id}:state` | hash | version, blob (core's state), meta, the last commit's nonce, initial (the state it began in), sealed (versions sealed in segments) |
+| `game:{id}:log` | list | the segments (segments.py: sixteen versions' entries and undos deflated together), then each later version's log entry, packed (entries.py) |
+| `game:{id}:undos` | list | each unsealed version's undo of its metadata (versions.py: empty if unchanged) |
 | `game:{id}:records` | list | a game stored before undos existed: each version's packed record up to then |
 | `game:{id}:idempotency` | hash | idempotency key -> the first response |
 | `game:{id}:budget:<name>` | string | a seat's rate budget (GCRA arrival time) |

@@ -101,9 +101,10 @@ class MemoryStore:
         game = self._live(game_id)
         if game is None or version >= game.record.version:
             return []
-        log_from, last_kept = versions.window(version, game.record.version, 0)
+        log_from = versions.window(version, game.record.version, 0)
         return versions.rebuilt(version, game.record, game.initial, log_from,
-                                game.log[log_from:], game.undos[last_kept:], [])
+                                [entries.unpack(entry) for entry in game.log[log_from:]],
+                                game.undos, [])
 
     async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
         return [await self.load(game_id) for game_id in game_ids]

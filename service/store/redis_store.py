@@ -1,6 +1,7 @@
 """Games in Redis (one node or a cluster), shared by every replica."""
 
 import asyncio
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -14,7 +15,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisClusterException, RedisError
 
-from service.store import entries, keys, versions
+from service.store import entries, keys, segments, versions
 from service.store.notices import Notices
 from service.store.protocol import Listener, StoreUnavailable
 from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
@@ -24,6 +25,7 @@ from service.store.wire import NoScript, Wire, WireError
 
 Client = redis.Redis | RedisCluster
 T = TypeVar("T")
+log = logging.getLogger("service.store")
 
 # What a failing Redis raises: cluster-wide faults (e.g. no node reachable) are not
 # RedisErrors in redis-py.
@@ -45,7 +47,7 @@ TRANSPORT_FAULTS = (AttributeError, TypeError, RuntimeError)
 CONNECT_SECONDS = 2
 COMMAND_SECONDS = 5
 TIMEOUTS = {"socket_timeout": COMMAND_SECONDS, "socket_connect_timeout": CONNECT_SECONDS}
-SCRIPTS = ("create", "commit", "changes", "spend", "load_spending", "lease", "release",
+SCRIPTS = ("create", "commit", "changes", "seal", "spend", "load_spending", "lease", "release",
            "match", "queue_cancel", "queue_seated", "queue_stuck", "inbox_push", "doc_swap")
 # A blocked read of an inbox returns well before a command's deadline (COMMAND_SECONDS).
 MAX_INBOX_WAIT_MS = 3_000
@@ -188,13 +190,37 @@ class RedisStore:
             expected_version, commit.blob, entries.pack(commit.entry), self._ttl,
             commit.idempotency_key or "", commit.response, commit.meta,
             keys.channel(game_id), f"{expected_version + 1} {time.time():.6f}",
-            secrets.token_hex(8), "1" if commit.keep else "0"])
-        return done == 1
+            secrets.token_hex(8), "1" if commit.keep else "0", segments.VERSIONS])
+        if done == 2:
+            await self._seal(game_id)
+        return done in (1, 2)
+
+    async def _seal(self, game_id: str) -> None:
+        """Seals the game's oldest unsealed versions in a segment (segments.py). The move
+        is committed already: a store that fails now only leaves them for the next
+        commit to seal."""
+        game = keys.game(game_id)
+
+        async def unsealed(client: Client) -> list:
+            async with client.pipeline(transaction=False) as pipe:
+                pipe.lrange(game.log, 0, -1)
+                pipe.lrange(game.undos, 0, segments.VERSIONS - 1)
+                return await pipe.execute()
+
+        try:
+            listed, undos = await self._io(unsealed)
+            first = segments.segments_in(listed)
+            entries_read = listed[first:first + segments.VERSIONS]
+            if len(entries_read) == len(undos) == segments.VERSIONS:  # else sealed meanwhile
+                await self._script("seal", [game.state, game.log, game.undos], [
+                    first * segments.VERSIONS, segments.seal(entries_read, undos),
+                    segments.VERSIONS])
+        except StoreUnavailable as error:
+            log.warning("versions of %s left unsealed: %s", game_id, error)
 
     async def history(self, game_id: str) -> list[bytes]:
-        log = keys.game(game_id).log
-        return [entries.unpack(entry)
-                for entry in await self._io(lambda client: client.lrange(log, 0, -1))]
+        key = keys.game(game_id).log
+        return segments.entries_of(await self._io(lambda client: client.lrange(key, 0, -1)))
 
     async def changes_since(self, game_id: str, version: int) -> list[Change]:
         game = keys.game(game_id)  # one script: the log, undos and record read together
@@ -203,6 +229,11 @@ class RedisStore:
         if not found:
             return []
         latest, blob, meta, initial, log_from, log, undos, kept = found  # type: ignore[misc]
+        if log_from == 0:  # the whole log: the undos sealed with its entries come first
+            log, sealed_undos = segments.expand(log)
+            undos = sealed_undos + undos
+        else:
+            log = [entries.unpack(entry) for entry in log]
         return versions.rebuilt(version, GameRecord(latest, blob, meta), initial, log_from,
                                 log, undos, [GameRecord.unpacked(raw) for raw in kept])
 
@@ -232,7 +263,7 @@ class RedisStore:
         for (version, blob, meta, initial), log in zip(rows[::2], rows[1::2]):
             record = _record(version, blob, meta)
             found.append(None if record is None or initial is None
-                         else FinishedGame(record, initial, [entries.unpack(e) for e in log]))
+                         else FinishedGame(record, initial, segments.entries_of(log)))
         return found
 
     async def queue_put(self, queue: keys.QueueKeys, ticket_id: str, ticket: bytes,

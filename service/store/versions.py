@@ -11,7 +11,9 @@ records were 88% of its 91 KiB).
 
 A game stored before this layout (a rolling upgrade) also has a list of whole records,
 one per version up to the upgrade: those versions are read from it, the later ones
-rebuilt. Both stores (redis_store.py, scripts/changes.lua; memory.py) share this code.
+rebuilt. Both stores (redis_store.py, scripts/changes.lua; memory.py) share this code;
+the Redis store keeps older entries and undos sealed in segments (segments.py), which
+it opens before calling it.
 """
 
 import struct
@@ -20,7 +22,6 @@ from typing import Any
 import msgspec
 
 import core
-from service.store.entries import unpack
 from service.store.records import Change, GameRecord
 
 _SPAN = struct.Struct(">HH")   # an undo's common prefix and suffix lengths
@@ -55,32 +56,31 @@ def undone(new: bytes, change: bytes) -> bytes:
     return new[:prefix] + change[1 + _SPAN.size:] + new[len(new) - suffix:]
 
 
-def window(after: int, latest: int, since: int) -> tuple[int, int]:
+def window(after: int, latest: int, since: int) -> int:
     """For the versions after `after` of a game at version latest whose whole records
-    are kept up to version since (0 but for a game stored before this layout): from
-    which version the log is read (0 when the core must replay it), and the last version
-    not rebuilt (its record kept whole, or the version asked after)."""
-    last_kept = max(after, since)
-    return (after if last_kept >= latest - 1 else 0), last_kept
+    are kept up to version since (0 but for a game stored before this layout): the
+    version the log is read after, 0 when the core must play it again (any version but
+    the latest is rebuilt)."""
+    return after if max(after, since) >= latest - 1 else 0
 
 
 def rebuilt(after: int, latest: GameRecord, initial: bytes | None, log_from: int,
             log: list[bytes], undos: list[bytes], kept: list[GameRecord]) -> list[Change]:
-    """The versions after `after`: log holds the packed entries after version log_from
-    (window()), undos the undo of every version after the last kept one, kept the whole
-    records of the versions after `after` that the store kept (an old layout's)."""
+    """The versions after `after`: log holds the entries (JSON) after version log_from
+    (window()), undos the undos of the latest versions, at least of every version after
+    the last kept one, kept the whole records of the versions after `after` that the
+    store kept (an old layout's)."""
     newest = latest.version
-    last_kept = newest - len(undos)
+    last_kept = after + len(kept)
     metas = {newest: latest.meta}
     for version in range(newest, last_kept, -1):
-        metas[version - 1] = undone(metas[version], undos[version - last_kept - 1])
-    entries = [unpack(entry) for entry in log]
+        metas[version - 1] = undone(metas[version], undos[len(undos) - newest + version - 1])
     blobs = {newest: latest.blob}
     if log_from == 0 and last_kept < newest - 1:
-        blobs.update(_replayed(initial, entries, last_kept, newest))
-    changes = [Change(entries[version - log_from - 1], record) for version, record
+        blobs.update(_replayed(initial, log, last_kept, newest))
+    changes = [Change(log[version - log_from - 1], record) for version, record
                in enumerate(kept, after + 1)]
-    return changes + [Change(entries[version - log_from - 1],
+    return changes + [Change(log[version - log_from - 1],
                              GameRecord(version, blobs[version], metas[version]))
                       for version in range(last_kept + 1, newest + 1)]
 

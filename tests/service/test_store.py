@@ -16,7 +16,7 @@ import redis
 import core
 
 from service.store import (Change, Commit, FinishedGame, GameRecord, MatchRule, MemoryStore,
-                           RateBudget, RedisStore, StoreUnavailable, keys)
+                           RateBudget, RedisStore, StoreUnavailable, keys, segments)
 from service.store.redis_store import COMMAND_SECONDS
 from tests.service.servers import SHARED_REDIS, PrivateRedis
 
@@ -205,17 +205,26 @@ async def committed(store, game_id: str, first: GameRecord, changes: list[Change
 
 def test_every_version_after_any_version_comes_back_with_its_entry_and_record(kind):
     """Only the latest record is kept: the older ones are rebuilt (the state by the core
-    from the log, the metadata by undoing each commit's change), byte for byte."""
+    from the log, the metadata by undoing each commit's change), byte for byte, at every
+    point of a game long enough to seal its first versions in segments (twice)."""
     metas = (META, b'{"game": "y", "deadlines": [1764619200.5]}', META, META,
              b'{"game": "y", "deadlines": [1764619260.25]}', "{\"name\": \"é\"}".encode())
-    first, changes = played(12, metas)
+    first, changes = played(40, metas)
 
     async def scenario(store):
-        await committed(store, "g7", first, changes)
-        return ([await store.changes_since("g7", after) for after in range(14)],
-                await store.changes_since("missing", 0))
-    after_each, missing = run(kind, scenario)
-    assert after_each == [changes[after:] for after in range(14)]
+        await store.create("g7", first)
+        seen = {}
+        for change in changes:
+            latest = change.record.version
+            await store.commit("g7", latest - 1, Commit(change.record.blob, change.record.meta,
+                                                       change.entry))
+            for after in sorted({0, 1, latest // 2, latest - 2, latest - 1, latest} - {-1}):
+                seen[latest, after] = await store.changes_since("g7", after)
+        return seen, await store.history("g7"), await store.changes_since("missing", 0)
+    seen, history, missing = run(kind, scenario)
+    for (latest, after), found in seen.items():
+        assert found == changes[after:latest], (latest, after)
+    assert history == [change.entry for change in changes]
     assert missing == []
 
 
@@ -235,11 +244,37 @@ def test_a_game_keeps_one_whole_record_and_its_log_however_long_it_is():
         assert sorted(k.decode() for k in client.keys("*{shape}*")) == \
             sorted([game.state, game.log, game.undos])
         assert sorted(client.hkeys(game.state)) == [b"blob", b"commit", b"initial", b"meta",
-                                                    b"version"]
-        assert client.lrange(game.undos, 0, -1) == [b""] * 40
+                                                    b"sealed", b"version"]
+        assert client.hget(game.state, "sealed") == b"32"  # two segments of sixteen
+        assert client.lrange(game.undos, 0, -1) == [b""] * 8
         packed = client.lrange(game.log, 0, -1)
-        assert len(packed) == 40
-        assert sum(map(len, packed)) < sum(len(change.entry) for change in changes) / 3
+        assert [segments.is_segment(element) for element in packed] == [True] * 2 + [False] * 8
+        assert sum(map(len, packed)) < sum(len(change.entry) for change in changes) / 6
+    finally:
+        client.delete(*game.all())
+        client.close()
+
+
+def test_versions_are_sealed_once_and_a_seal_from_a_stale_read_changes_nothing():
+    """Replicas seal a game's versions as they commit: a seal made from what another
+    replica has sealed since (its count of sealed versions is stale) is refused whole."""
+    first, changes = played(20)
+
+    async def scenario(store):
+        await committed(store, "sealing", first, changes)
+        game = keys.game("sealing")
+        stale = await store._script("seal", [game.state, game.log, game.undos],
+                                    [0, segments.SEGMENT.to_bytes() + b"junk", 16])
+        return stale, await store.changes_since("sealing", 0)
+    stale, after_first = run(Kind("redis", SHARED_REDIS), scenario, ttl=60)
+    client = redis.Redis.from_url(SHARED_REDIS)
+    game = keys.game("sealing")
+    try:
+        assert stale == 0 and after_first == changes
+        assert client.hget(game.state, "sealed") == b"16"
+        assert [segments.is_segment(e) for e in client.lrange(game.log, 0, -1)] == \
+            [True] + [False] * 4
+        assert client.llen(game.undos) == 4 and 0 < client.ttl(game.log) <= 60
     finally:
         client.delete(*game.all())
         client.close()
@@ -248,8 +283,9 @@ def test_a_game_keeps_one_whole_record_and_its_log_however_long_it_is():
 def test_a_game_stored_with_every_record_reads_back_after_the_upgrade_and_plays_on():
     """A game in Redis from before undos (a rolling upgrade): its log's entries are JSON
     and every version's record is in its records list. Its versions are read from there;
-    the versions committed since are rebuilt as any game's."""
-    first, changes = played(9, (META, b'{"game": "y"}'))
+    the versions committed since are rebuilt as any game's, and never sealed (its undos
+    begin after its records)."""
+    first, changes = played(30, (META, b'{"game": "y"}'))
     client = redis.Redis.from_url(SHARED_REDIS)
     game = keys.game("old")
     client.delete(*game.all())
@@ -264,15 +300,16 @@ def test_a_game_stored_with_every_record_reads_back_after_the_upgrade_and_plays_
         for change in after:
             assert await store.commit("old", change.record.version - 1, Commit(
                 change.record.blob, change.record.meta, change.entry))
-        return ([await store.changes_since("old", since) for since in range(10)],
+        return ([await store.changes_since("old", since) for since in range(31)],
                 await store.history("old"), (await store.finished(["old"]))[0])
     try:
         after_each, history, finished = run(Kind("redis", SHARED_REDIS), scenario)
         assert client.llen(game.records) == 5  # written no more
+        assert client.llen(game.undos) == 25 and client.hget(game.state, "sealed") is None
     finally:
         client.delete(*game.all())
         client.close()
-    assert after_each == [changes[since:] for since in range(10)]
+    assert after_each == [changes[since:] for since in range(31)]
     assert history == [change.entry for change in changes] == finished.log
 
 

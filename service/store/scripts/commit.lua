@@ -4,11 +4,13 @@
 -- undos existed: never added to now), its undos (one hash tag: one cluster slot). ARGV:
 -- expected version, blob, log entry (packed), TTL seconds, idempotency key ('' if none),
 -- response, meta, the channel, the notice, this commit's nonce, '1' if the game ends (its
--- keys then stay until the archive has it). PUBLISH needs no key: Redis Cluster forwards
--- it to every node.
+-- keys then stay until the archive has it), the versions a segment seals. PUBLISH needs
+-- no key: Redis Cluster forwards it to every node.
 -- The nonce makes a retry of the same call harmless: when a connection drops after the
 -- script ran (a failover), redis-py sends it again, and finding its own nonce at the next
 -- version it answers 1 as the first run did, instead of reporting a conflict.
+-- It answers 2 instead of 1 when more than ARGV[12] versions are unsealed (the store then
+-- seals the oldest of them: segments.py, seal.lua); never for a game stored with records.
 -- The undo is what turns the new metadata back into the one it replaces (versions.py,
 -- undo(), makes the same): empty if unchanged, else a zero byte, the lengths of their
 -- common prefix and suffix (two big-endian 16-bit numbers) and the old bytes between.
@@ -27,7 +29,7 @@ local function undo(old, new)
   return '\0' .. struct.pack('>I2I2', prefix, suffix) .. old:sub(prefix + 1, #old - suffix)
 end
 
-local game = redis.call('HMGET', KEYS[1], 'version', 'commit', 'meta')
+local game = redis.call('HMGET', KEYS[1], 'version', 'commit', 'meta', 'sealed')
 local version = game[1]
 if not version then return 0 end
 if tonumber(version) ~= tonumber(ARGV[1]) then
@@ -44,4 +46,6 @@ for i = 1, 5 do
   elseif i ~= 3 or ARGV[5] ~= '' then redis.call('EXPIRE', KEYS[i], ARGV[4]) end
 end
 redis.call('PUBLISH', ARGV[8], ARGV[9])
+local unsealed = tonumber(version) + 1 - tonumber(game[4] or '0')
+if unsealed > tonumber(ARGV[12]) and redis.call('EXISTS', KEYS[4]) == 0 then return 2 end
 return 1
