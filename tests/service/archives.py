@@ -55,3 +55,10 @@ def replay_every_archived_game(server: Server) -> int:
     must reach its archived position and result."""
     drained(server.url)
     return asyncio.run(_replay_all(server.database_url))
+
+
+def archived_by(server: Server) -> int:
+    """How many games server wrote to its archive (its metrics say)."""
+    metrics = httpx.get(f"{server.url}/metrics", timeout=5).text
+    return sum(int(float(line.split()[-1])) for line in metrics.splitlines()
+               if line.startswith("crab_archive_games_written_total "))

@@ -20,7 +20,17 @@ import httpx
 from tests.databases import TestDatabase
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED_REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
+
+
+def _worker_database(url: str) -> str:
+    """url, with a database of its own for each pytest-xdist worker (gw0 keeps url's, gw1
+    the one below it...): the suite flushes its database, and workers run side by side."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    base, _, number = url.rpartition("/")
+    return f"{base}/{int(number or 0) - int(worker.removeprefix('gw'))}"
+
+
+SHARED_REDIS = _worker_database(os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14"))
 # The suite creates games far faster than any person: servers run without rate limits
 # unless a test sets them (tests/service/test_api_limits.py).
 UNLIMITED = {"RATE_LIMIT_CREATES_PER_MINUTE": "0", "RATE_LIMIT_MOVES_PER_SECOND": "0"}

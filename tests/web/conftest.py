@@ -27,8 +27,11 @@ def web() -> Iterator[Server]:
         yield running
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Chromium, for one test file: while Playwright's sync API is open its event loop runs
+    in this process, and a worker of pytest-xdist goes on to other files, whose
+    asyncio.run() must find no loop running."""
     if not Path(CHROMIUM).exists():  # .ci/run installs it: a missing browser is a failure
         pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
     with sync_playwright() as playwright:
