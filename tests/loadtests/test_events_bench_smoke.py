@@ -23,6 +23,12 @@ def test_a_short_bench_delivers_every_version_and_the_metrics_agree(tmp_path):
     assert result["streams"] == 60 and result["moves"] > 10 and result["settled"]
     assert result["gaps"] == 0 and result["stream_errors"] == 0
     assert result["latency_from_sent_ms"]["count"] > result["moves"]  # each move, many streams
+    # The commit is after the POST was sent and before its response: its entry's time,
+    # truncated to the millisecond, puts the latency from it between the two, within 1 ms.
+    sent, back, commit = (result[f"latency_from_{name}_ms"] for name in ("sent", "response",
+                                                                         "commit"))
+    assert commit["count"] == sent["count"]
+    assert back["p50"] - 0.1 <= commit["p50"] <= sent["p50"] + 1.0, (back, commit, sent)
     for replica in result["metrics"]:
         assert replica["streams_open_metric"] == replica["streams_held_by_client"] > 0
         assert replica["events_sent_metric"] == replica["events_received"] > 0
