@@ -1,5 +1,5 @@
-"""What a player sees when things go wrong: the network cut under an open table, a game
-the server has forgotten. Every failure ends in a state the player understands, and the
+"""What a player sees when things go wrong: the network cut under an open table or under
+a review being computed, a game the server has forgotten. Every failure ends in a state the player understands, and the
 board always agrees with the log."""
 
 import os
@@ -11,6 +11,8 @@ from contextlib import contextmanager
 
 import httpx
 
+from tests.service.archives import drained
+from tests.service.play import create, play_to_end
 from tests.service.servers import (ROOT, SHARED_REDIS, UNLIMITED, free_port, server,
                                    suite_database, wait_until)
 from tests.web.browsing import CVP_CHOICES, open_page, create_game, play_one_turn, token_of, version, wait_for_turn
@@ -21,10 +23,10 @@ def log_versions(page) -> list[int]:
 
 
 @contextmanager
-def replica(port: int) -> Iterator[subprocess.Popen]:
+def replica(port: int, **settings: str) -> Iterator[subprocess.Popen]:
     """`python -m service` on this port, on the suite's Redis (so the games outlive it)."""
     env = {**os.environ, **UNLIMITED, "REDIS_URL": SHARED_REDIS, "ACCESS_LOG": "0",
-           "DATABASE_URL": suite_database().url}
+           "DATABASE_URL": suite_database().url, **settings}
     process = subprocess.Popen([sys.executable, "-m", "service", "--port", str(port)], cwd=ROOT,
                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -90,3 +92,34 @@ def test_a_game_the_server_forgot_ends_the_table_in_words_with_nothing_left_to_c
         page.wait_for_timeout(3000)
         assert asked == []  # nothing polls a game that is gone
         assert "Your turn" not in page.title()
+
+
+def test_a_review_whose_server_goes_away_while_it_is_computed_says_so_and_shows_it_when_back(browser, shots):
+    """The review goes on on the server once asked: the page keeps its progress in view,
+    says the server cannot be reached, and asks again until it is back."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with replica(port, REVIEW_LEASE_SECONDS="2"):  # a dead replica's review moves on in 2 s
+        with httpx.Client(base_url=url, timeout=30) as client:
+            created = create(client, "cup-the-crab", 4, seed=5)
+            play_to_end(client, created, seed=5)
+            drained(url)
+            for seat in (1, 2, 3):  # a replica reviews one at a time: the page's waits its turn
+                assert client.post(f"/v1/games/{created['id']}/reviews",
+                                   json={"seat": seat}).status_code == 202
+        page = open_page(browser, f"{url}/play#/review/{created['id']}/0")
+        page.wait_for_selector(".review-progress")
+    # The replica is gone under the review being computed.
+    trouble = page.locator(".review-progress .error")
+    trouble.wait_for()
+    assert trouble.inner_text() == "The server cannot be reached, retrying…"
+    assert page.locator(".start").count() == 0  # not the page of a review that cannot open
+    page.screenshot(path=shots / "review-trouble.png")
+    with replica(port, REVIEW_LEASE_SECONDS="2"):
+        page.wait_for_selector(".review[data-status=done]", timeout=60_000)
+        shown = page.locator(".review-list button.decision").count()
+        expected = httpx.get(f"{url}/v1/games/{created['id']}/reviews/0").json()
+    assert shown == len(expected["decisions"]) > 0
+    assert page.locator(".error").all_inner_texts() in ([], [""])
+    # The browser's own console lines for the refused requests; no script error.
+    assert all("net::ERR_CONNECTION_REFUSED" in error for error in page.errors), page.errors

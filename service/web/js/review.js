@@ -17,6 +17,7 @@ import { seatOf } from "./saved.js";
 import { isolate, seatName } from "./table-view.js";
 
 const POLL_MS = 600;
+const RETRY_MS = 2000;  // between asks while the server cannot be reached
 
 export function openReview(root, { id, seat, at }) {
   let replay = null;
@@ -24,6 +25,7 @@ export function openReview(root, { id, seat, at }) {
   let review = null;
   let index = 0;
   let error = null;
+  let trouble = null;  // the server could not be reached while the review was computed
   let timer = null;
   let closed = false;
 
@@ -65,7 +67,7 @@ export function openReview(root, { id, seat, at }) {
 
   function render() {
     if (closed) return;
-    alarm(error);
+    alarm(error || trouble);
     if (error) {
       patch(root, failedScreen(error));
       return;
@@ -116,7 +118,8 @@ export function openReview(root, { id, seat, at }) {
     announce(text);
     return h("section.review-progress", { "aria-label": t("Progress") },
       h("progress", { max: running ? review.total || 1 : undefined, value: running ? review.done : undefined, "aria-label": text }),
-      h("p", {}, text));
+      h("p", {}, text),
+      trouble ? h("p.error", {}, trouble) : null);
   }
 
   function summary() {
@@ -180,12 +183,28 @@ export function openReview(root, { id, seat, at }) {
 
   function follow(found) {
     review = found;
+    trouble = null;
     if (review.status === "done") {
       const wanted = review.decisions.findIndex((d) => d.version === at);
       index = wanted >= 0 ? wanted : 0;
     } else {
-      timer = setTimeout(() => api.review(id, seat).then(follow, fail), POLL_MS);
+      ask(POLL_MS);
     }
+    render();
+  }
+
+  // Asked for (again, if the asking itself was lost: asking twice is one review), then
+  // read until it is done.
+  function ask(after) {
+    timer = setTimeout(() => (review ? api.review(id, seat) : api.askReview(id, seat)).then(follow, lost), after);
+  }
+
+  // The review goes on on the server: a connection lost meanwhile (or a server that
+  // answers 503 for a while) is waited out, the progress kept in view.
+  function lost(problem) {
+    if (problem.status !== 0 && problem.status !== 503) return fail(problem);
+    trouble = t("The server cannot be reached, retrying…");
+    ask(RETRY_MS);
     render();
   }
 
@@ -201,7 +220,7 @@ export function openReview(root, { id, seat, at }) {
     body = game;
     if (!(seat >= 0 && seat < body.seats.length)) throw { status: 404, message: t("This game has no such seat.") };
     render();
-    return api.askReview(id, seat).then(follow);
+    return api.askReview(id, seat).then(follow, lost);
   }).catch(fail);
   window.addEventListener("resize", keepInView);  // a column turned into a row, or back
   render();
