@@ -62,7 +62,12 @@ async def connect(url: str, pool_size: int) -> Client:
     finally:
         await probe.aclose()
     if clustered:
-        return RedisCluster.from_url(url, max_connections=pool_size, **TIMEOUTS)
+        # Initialised now, once (RedisStore._redis holds a lock): a cluster client left to
+        # initialise on first use, with several of its scripts and commands in flight at
+        # once, can raise a bare IndexError, KeyError or NoScript from inside redis-py
+        # (redis/redis-py#3935, #4296), a 500 instead of a 503 or an answer.
+        cluster = RedisCluster.from_url(url, max_connections=pool_size, **TIMEOUTS)
+        return await cluster.initialize()
     # A plain pool: redis-py's blocking pool cost a quarter of a move's CPU time.  A
     # worker holds at most one connection per request awaiting Redis, so 1024 is a
     # ceiling no healthy worker reaches; past it a request gets a 503, not a hang.
