@@ -10,7 +10,6 @@ Both are context managers that leave no process or file behind.
 """
 
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -18,11 +17,8 @@ from pathlib import Path
 
 import redis
 
+from tests.ports import free_port
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _require(binary: str) -> None:

@@ -20,15 +20,12 @@ import time
 import uuid
 from pathlib import Path
 
+from tests.ports import free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
 SERVER = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _as_postgres(command: list[str]) -> list[str]:

@@ -18,6 +18,7 @@ from pathlib import Path
 import httpx
 
 from tests.databases import TestDatabase
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,11 +53,6 @@ def close_suite_database() -> None:
     if _suite_database is not None:
         _suite_database.close()
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def wait_until(check, seconds: float = 15.0) -> None:
