@@ -73,8 +73,15 @@ def _http(request: Request, exc: HTTPException) -> Response:
 def _internal(request: Request, exc: Exception) -> Response:
     log.error("unhandled %s on %s %s", type(exc).__name__, request.method, request.url.path,
               exc_info=exc)
-    return problem(request, 500, "internal-error",
-                   "the server failed to handle this request; nothing was changed")
+    return problem(request, 500, "internal-error", _UNKNOWN_OUTCOME.get(
+        request.method, "the server failed to handle this request; nothing was changed"))
+
+
+# A request that changes something may have failed after its change was committed: say so
+# rather than "nothing was changed", which a client would take as leave to send it again.
+_UNKNOWN_OUTCOME = {method: "the server failed while handling this request, which may have"
+                            " been applied: read the resource before sending it again"
+                    for method in ("POST", "PUT", "PATCH", "DELETE")}
 
 
 def _store_unavailable(request: Request, exc: StoreUnavailable) -> Response:

@@ -43,7 +43,7 @@ class Robots:
     def __init__(self, sessions: Sessions, settings: Settings) -> None:
         self.sessions = sessions
         self.settings = settings
-        self._background: dict[str, asyncio.Task] = {}  # game id -> its AI turns
+        self._drivers: dict[str, asyncio.Task] = {}  # game id -> its AI seats' driver
         self._suggesting = 0  # suggestions searching now (AI seats' moves are not capped)
 
     # -- budgets ------------------------------------------------------------------
@@ -134,9 +134,56 @@ class Robots:
         return await anyio.to_thread.run_sync(search)
 
     # -- AI seats -------------------------------------------------------------------
+    #
+    # One driver plays a game's AI seats on this replica: the request that moved, a read
+    # that found an AI seat stalled, a clock and a stopping replica's handover all join
+    # it rather than start a second. Another replica may drive the same game meanwhile
+    # (a read there heals what looks stalled); each move is then searched at the version
+    # its driver loaded and committed only if the game is still there, so the loser of
+    # a race searches again at the new version and nothing is played twice.
 
     async def play_turns(self, game_id: str) -> None:
-        """Plays AI seats' moves until a human must act or the game is over."""
+        """Plays AI seats' moves until a human must act or the game is over, with this
+        replica's driver of the game. Never raises: the driver logs what stops it (the
+        caller's own change is committed by then, and a read will resume the game)."""
+        while True:
+            driver = self._drivers.get(game_id)
+            if driver is None or driver.done():
+                await asyncio.shield(self._drive(game_id))
+                return
+            # That driver may have looked for an AI seat to move before the caller's
+            # change was committed: once it is done, look again with a driver of our own.
+            await asyncio.shield(driver)
+
+    def play_in_background(self, game_id: str) -> None:
+        """Plays AI turns without holding a request open (at most one driver a game here)."""
+        driver = self._drivers.get(game_id)
+        if driver is None or driver.done():
+            self._drive(game_id)
+
+    def resume_if_stalled(self, session: Session) -> None:
+        """Restarts the AI's turns of a game left with an AI seat to move (its worker died
+        between a move and the AI's answer): any request that reads the game revives it."""
+        if session.meta.ai is not None and self.robot_to_move(session) is not None:
+            self.play_in_background(session.game_id)
+
+    def _drive(self, game_id: str) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(self._play_quietly(game_id))
+        self._drivers[game_id] = task
+        task.add_done_callback(partial(self._forget, game_id))
+        return task
+
+    def _forget(self, game_id: str, task: asyncio.Task) -> None:
+        if self._drivers.get(game_id) is task:  # not a newer driver started meanwhile
+            del self._drivers[game_id]
+
+    async def _play_quietly(self, game_id: str) -> None:
+        try:
+            await self._play_all(game_id)
+        except Exception:  # a driver has nobody to answer: log it
+            log.exception("AI game %s stopped", game_id)
+
+    async def _play_all(self, game_id: str) -> None:
         while True:
             session = await self.sessions.load(game_id)
             seat = self.robot_to_move(session)
@@ -159,30 +206,10 @@ class Robots:
         entry = self.sessions.move_entry(seat, choice["move"], session, kind)
         return await self.sessions.commit(pending, {**entry, **logged})
 
-    def play_in_background(self, game_id: str) -> None:
-        """Plays AI turns without holding a request open (at most one task a game here)."""
-        if game_id in self._background:
-            return
-        task = asyncio.get_running_loop().create_task(self._play_quietly(game_id))
-        self._background[game_id] = task
-        task.add_done_callback(lambda _: self._background.pop(game_id, None))
-
-    def resume_if_stalled(self, session: Session) -> None:
-        """Restarts the AI's turns of a game left with an AI seat to move (its worker died
-        between a move and the AI's answer): any request that reads the game revives it."""
-        if session.meta.ai is not None and self.robot_to_move(session) is not None:
-            self.play_in_background(session.game_id)
-
-    async def _play_quietly(self, game_id: str) -> None:
-        try:
-            await self.play_turns(game_id)
-        except Exception:  # a background game has nobody to answer: log it
-            log.exception("AI game %s stopped", game_id)
-
     async def close(self) -> None:
         """Stops the AI turns played here and hands their games to the other replicas
         (through the turn clocks' index: an entry due at once)."""
-        games = list(self._background.items())
+        games = list(self._drivers.items())
         for _, task in games:
             task.cancel()
         for game_id, task in games:

@@ -290,13 +290,17 @@ class Sessions:
         return result
 
     async def history(self, session: Session, seat: int | None) -> dict[str, Any]:
-        """The move log as seat (None: a spectator) may see it now."""
+        """The move log that led to session's version, as seat (None: a spectator) may see
+        it then. The store's log may have grown since session was loaded (an AI seat or
+        another player moved meanwhile): its later entries belong to a state this
+        session's is not, and the AI, which replays the log to learn what its seat knows,
+        cannot make sense of a log that runs past the position it is asked about."""
         entries = session.archived_log if session.archived_log is not None else \
             [msgspec.json.decode(raw) for raw in await self.store.history(session.game_id)]
-        state = session.state
-        return {"id": session.game_id, "game": session.meta.game,
-                "version": session.record.version,
-                "entries": [self.visible_entry(state, entry, seat) for entry in entries]}
+        state, version = session.state, session.record.version
+        return {"id": session.game_id, "game": session.meta.game, "version": version,
+                "entries": [self.visible_entry(state, entry, seat) for entry in entries
+                            if entry["version"] <= version]}
 
     @staticmethod
     def visible_entry(state: core.GameState, entry: dict[str, Any],

@@ -133,6 +133,7 @@ add({
   "Player": "Joueur",
   "A shared victory!": "Une victoire partagée !",
   "You win!": "Vous gagnez !",
+  "Nobody wins: every seat ran out of time.": "Personne ne gagne : le temps de chaque place est écoulé.",
   "You finished {rank}": "Vous finissez {rank}",
   "{n}st": "{n}er",
   "{n}nd": "{n}e",
@@ -247,7 +248,7 @@ add({
   "This request is too large.": "Cette requête est trop grande.",
   "This move was already sent differently.": "Ce coup a déjà été envoyé autrement.",
   "This game cannot be made.": "Cette partie ne peut pas être créée.",
-  "The server failed; nothing was changed.": "Le serveur a échoué ; rien n'a changé.",
+  "The server failed: reload to see whether it was done.": "Le serveur a échoué : rechargez pour voir si c'est fait.",
 });
 
 // -- Cup the Crab (its French rulebook's words) --------------------------------------------

@@ -91,7 +91,7 @@ const PROBLEMS = {
   "body-too-large": "This request is too large.",
   "idempotency-key-reused": "This move was already sent differently.",
   "invalid-game": "This game cannot be made.",
-  "internal-error": "The server failed; nothing was changed.",
+  "internal-error": "The server failed: reload to see whether it was done.",
 };
 
 export function problemSentence(type, detail) {
