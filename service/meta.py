@@ -63,12 +63,14 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
 
     def is_rated(self) -> bool:
         """Whether the game's result updates ratings: asked for (the default), no seed the
-        creator chose (whoever chose it knows the deal), and every seat a player or an AI
-        level, no person or bot in two seats."""
+        creator chose (whoever chose it knows the deal), every seat a player or an AI
+        level, no person or bot in two seats, and not abandoned by every seat (a game
+        nobody finished says nothing of anyone's strength)."""
         seated = [self.player(seat) for seat in range(self.players)]
         people = [player for player in seated if player and level_of(player) is None]
         return self.rated and not self.seeded and not self.open_seats and \
-            None not in seated and len(set(people)) == len(people)
+            None not in seated and len(set(people)) == len(people) and \
+            len(self.forfeited) < self.players
 
     def name(self, seat: int) -> str | None:
         return None if self.names is None else self.names[seat]

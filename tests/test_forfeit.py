@@ -47,11 +47,15 @@ def test_crabe_vs_poulpe_gives_the_win_to_the_seat_still_there():
             assert [row["seat"] for row in result["ranking"]] == [absent ^ 1, absent]
 
 
-def test_crabe_vs_poulpe_with_both_absent_ranks_fewer_cards_left_first():
-    state = played("crabe-vs-poulpe", 2, 30, 5)
-    left = state.forfeit_result([0, 1])["cards_left"]
-    expected = 1 if left[1] < left[0] else 0
-    assert state.forfeit_result([0, 1])["winner"] == expected
+@pytest.mark.parametrize("game, players", [("cup-the-crab", 2), ("cup-the-crab", 3),
+                                           ("cup-the-crab", 5), ("crabe-vs-poulpe", 2)])
+def test_a_game_every_seat_abandons_has_no_winner_and_every_seat_ranks_last(game, players):
+    for seed in range(5):
+        state = played(game, players, 3 * players, seed)
+        result = state.forfeit_result(list(range(players)))
+        assert result["winners"] == [] and result.get("winner", None) is None
+        assert [row["rank"] for row in result["ranking"]] == [players] * players
+        assert sorted(row["seat"] for row in result["ranking"]) == list(range(players))
 
 
 @pytest.mark.parametrize("game, players", [("cup-the-crab", 3), ("crabe-vs-poulpe", 2)])

@@ -146,7 +146,7 @@ class CvpRank(msgspec.Struct):
 
 
 class CvpResult(msgspec.Struct, kw_only=True):
-    winner: int
+    winner: int | None  # None: both seats let their clocks run out, nobody won
     winners: list[int]
     cards_left: list[int]
     rounds: int

@@ -177,6 +177,26 @@ def test_an_unrated_game_counts_the_games_played_but_changes_no_rating(client, c
     assert (found["mu"], found["sigma"]) == (MODEL.mu, MODEL.sigma) and found["history"] == []
 
 
+def test_a_game_every_seat_abandons_has_no_winner_and_rates_nobody(client):
+    # Both seats of Cup the Crab select at once, so both clocks run out at the same tick.
+    game, ann, bob = "cup-the-crab", new_player(client, "Ann"), new_player(client, "Bob")
+    created = create(client, game, 2, seats=[bound(ann), bound(bob)], turn_seconds=1,
+                     on_timeout="forfeit")
+    assert client.get(f"/v1/games/{created['id']}").json()["rated"] is True
+    deadline = time.monotonic() + 30
+    while (final := client.get(f"/v1/games/{created['id']}").json())["status"] != "over":
+        assert time.monotonic() < deadline, "the clocks never ran out"
+        time.sleep(0.1)
+    assert final["result"]["forfeited"] == [0, 1]
+    assert final["result"]["winners"] == [] and ranks(final) == [2, 2]
+    assert final["rated"] is False
+    drained(str(client.base_url))
+    for player in (ann, bob):
+        found = rating(client, player["id"], game)
+        assert (found["games"], found["wins"], found["rated_games"]) == (1, 0, 0)
+        assert (found["mu"], found["sigma"]) == (MODEL.mu, MODEL.sigma)
+
+
 def test_a_players_games_are_paged_latest_first(client):
     ann = new_player(client, "Ann")
     played = []

@@ -1140,7 +1140,8 @@ cdef class CupCrabState(GameStateBase):
     def forfeit_result(self, absent) -> dict:
         """The result if the game ended now because the seats in absent walked away: they
         rank last (tied among themselves), the others by C9's order of the points and
-        Cups scored so far (see docs/rules.md, "A game ended by a turn clock")."""
+        Cups scored so far; with every seat absent, nobody wins (see docs/rules.md, "A
+        game ended by a turn clock")."""
         absent = tuple(sorted(set(absent)))
         for seat in absent:
             self._seat(seat, ValueError)
@@ -1153,10 +1154,12 @@ cdef class CupCrabState(GameStateBase):
         # An absent seat's key is below every present seat's (scores are never negative).
         keys = [(-1, -1) if i in absent else (scores[i], cups[i]) for i in range(n)]
         ranks = [1 + sum(other > keys[i] for other in keys) for i in range(n)]
+        if len(absent) == n:  # every seat walked away: nobody won, all share the last place
+            ranks = [n] * n
         order = sorted(range(n), key=lambda i: (ranks[i], i))
         return {
             "scores": scores, "cups": cups,
-            "winners": [i for i in range(n) if ranks[i] == 1],
+            "winners": [i for i in range(n) if ranks[i] == 1 and i not in absent],
             "ranking": [{"seat": i, "rank": ranks[i], "score": scores[i], "cups": cups[i]}
                         for i in order],
         }

@@ -1095,15 +1095,17 @@ cdef class CrabeVsPoulpeState(GameStateBase):
 
     def forfeit_result(self, absent) -> dict:
         """The result if the game ended now because the seats in absent walked away: the
-        other seat wins. With both absent, the seat with fewer cards left (hand + draw
-        pile) ranks first, seat 0 on a tie (docs/rules.md, "A game ended by a turn clock")."""
+        other seat wins. With both absent, nobody wins and both share the last place
+        (docs/rules.md, "A game ended by a turn clock")."""
         absent = sorted(set(absent))
         for seat in absent:
             self._seat(seat, ValueError)
-        left = [self.s.hand_size[i] + self.s.draw_len[i] for i in range(CVP_PLAYERS)]
         if len(absent) == 1:
             return self._ranked(absent[0] ^ 1)
-        return self._ranked(1 if left[1] < left[0] else 0)
+        left = [self.s.hand_size[i] + self.s.draw_len[i] for i in range(CVP_PLAYERS)]
+        return {"winner": None, "winners": [], "cards_left": left, "rounds": self.s.round,
+                "ranking": [{"seat": seat, "rank": CVP_PLAYERS, "cards_left": left[seat]}
+                            for seat in range(CVP_PLAYERS)]}
 
     def _ranked(self, int winner) -> dict:
         left = [self.s.hand_size[i] + self.s.draw_len[i] for i in range(CVP_PLAYERS)]

@@ -11,7 +11,8 @@ export function endScreen(ctx) {
   const { body, game } = ctx;
   const result = body.result;
   const mine = result.ranking.find((r) => r.seat === ctx.you);
-  const headline = ctx.you === null ? t("Game over")
+  const headline = result.winners.length === 0 ? t("Nobody wins: every seat ran out of time.")
+    : ctx.you === null ? t("Game over")
     : mine.rank === 1 ? t(result.winners.length > 1 ? "A shared victory!" : "You win!")
     : t("You finished {rank}", { rank: ordinal(mine.rank) });
   const out = result.forfeited.includes(ctx.you) && result.forfeited.length === 1;
