@@ -1,6 +1,7 @@
 // The games this client plays, one entry each: every game module registers itself here
 // (cupcrab.js, cvp.js), and the shared modules read only this list (through games.js,
-// which imports every game module first). This module imports no game, so no import cycle.
+// which imports every game module first). This module imports no game, so no import circle
+// (tests/web/test_modules.py checks that the client has none).
 
 // What a game gives. Its start tile: title, description, icon (a picture of cards.js),
 // players ([fewest, most]), options ({ defaults, form(chosen, choose) }: its creation

@@ -98,3 +98,9 @@ export function problemSentence(type, detail) {
   const known = PROBLEMS[(type || "").replace(/^\/problems\//, "")];
   return known ? t(known) : detail;
 }
+
+// A name inside a sentence, isolated (FSI ... PDI, the text form of <bdi>): a name holding
+// right-to-left text or an unclosed override changes nothing of the words around it.
+export function isolate(text) {
+  return `\u2068${text}\u2069`;
+}

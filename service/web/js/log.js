@@ -4,8 +4,7 @@
 // a decline declined).
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
-import { isolate } from "./table-view.js";
+import { isolate, t } from "./i18n.js";
 
 // A sentence whose subject is a seat: the viewer's own form ("You played ...", in French
 // another conjugation) or the seat's name for {who}.

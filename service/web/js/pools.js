@@ -3,7 +3,7 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { gameOf } from "./games.js";
+import { gameOf } from "./game-registry.js"; // looked up once games.js has run
 import { decimal, localized } from "./lang.js";
 
 // OpenSkill's newcomer (mu 25, sigma 25/3): every player's rating before its first rated game.

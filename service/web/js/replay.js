@@ -8,10 +8,10 @@ import { alarm, announce } from "./announce.js";
 import { h, patch } from "./dom.js";
 import { failedScreen, loadingScreen } from "./screens.js";
 import { gameOf } from "./games.js";
-import { t } from "./i18n.js";
+import { isolate, t } from "./i18n.js";
 import { languageSwitch } from "./language.js";
 import { narrate } from "./log.js";
-import { isolate, seatName } from "./table-view.js";
+import { seatName } from "./table-view.js";
 
 export function openReplay(root, { id, at }) {
   let replay = null;

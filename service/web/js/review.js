@@ -9,12 +9,12 @@ import { alarm, announce } from "./announce.js";
 import { h, patch } from "./dom.js";
 import { failedScreen, loadingScreen } from "./screens.js";
 import { gameOf } from "./games.js";
-import { plural, t } from "./i18n.js";
+import { isolate, plural, t } from "./i18n.js";
 import { languageSwitch } from "./language.js";
 import { decimal } from "./lang.js";
 import { narrate } from "./log.js";
 import { seatOf } from "./saved.js";
-import { isolate, seatName } from "./table-view.js";
+import { seatName } from "./table-view.js";
 
 const POLL_MS = 600;
 const RETRY_MS = 2000;  // between asks while the server cannot be reached

@@ -20,12 +20,6 @@ export function seatName(body, seat) {
   return ambiguous ? t("{name} (seat {n})", { name: named, n: seat + 1 }) : named;
 }
 
-// A name inside a sentence, isolated (FSI ... PDI, the text form of <bdi>): a name holding
-// right-to-left text or an unclosed override changes nothing of the words around it.
-export function isolate(text) {
-  return `\u2068${text}\u2069`;
-}
-
 export function tableView(state, ctx) {
   const { body, game } = ctx;
   const over = body.status === "over";

@@ -8,8 +8,8 @@ import { failedScreen, loadingScreen } from "./screens.js";
 import { follow } from "./stream.js";
 import { remember, seatOf } from "./saved.js";
 import { gameOf } from "./games.js";
-import { t } from "./i18n.js";
-import { isolate, promptText, seatName, tableView, tickClocks } from "./table-view.js";
+import { isolate, t } from "./i18n.js";
+import { promptText, seatName, tableView, tickClocks } from "./table-view.js";
 import { alarm, announce } from "./announce.js";
 
 // How long each move stays on screen when several arrive at once (none for those who ask

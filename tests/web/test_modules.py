@@ -1,0 +1,49 @@
+"""The client's modules (service/web/js) import one another without a circle: a module
+in a circle may run before what it imports has, and sees its exports undefined."""
+
+import re
+from pathlib import Path
+
+MODULES = Path(__file__).resolve().parents[2] / "service" / "web" / "js"
+IMPORT = re.compile(r'^(?:import|export)\s[^;]*?from\s+"\./([\w-]+\.js)"|^import\s+"\./([\w-]+\.js)"',
+                    re.MULTILINE)
+
+
+def imports() -> dict[str, set[str]]:
+    return {path.name: {a or b for a, b in IMPORT.findall(path.read_text())}
+            for path in MODULES.glob("*.js")}
+
+
+def circle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import circle of graph, as the modules along it, or None."""
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> list[str] | None:
+        if module in path:
+            return path[path.index(module):] + [module]
+        if module in done:
+            return None
+        for imported in sorted(graph.get(module, ())):
+            found = visit(imported, path + [module])
+            if found:
+                return found
+        done.add(module)
+        return None
+
+    return next((found for module in sorted(graph) if (found := visit(module, []))), None)
+
+
+def test_every_import_names_a_module_that_exists():
+    graph = imports()
+    missing = {(module, name) for module, names in graph.items() for name in names
+               if name not in graph}
+    assert not missing and graph["app.js"], missing
+
+
+def test_the_clients_modules_import_one_another_without_a_circle():
+    assert circle(imports()) is None, " -> ".join(circle(imports()))
+
+
+def test_the_circle_check_finds_a_circle():
+    assert circle({"a.js": {"b.js"}, "b.js": {"c.js"}, "c.js": {"a.js"}}) == \
+        ["a.js", "b.js", "c.js", "a.js"]
