@@ -11,7 +11,7 @@ import pytest
 
 import core
 import core.ai
-import core.rl_games
+import core.rl.per_game
 from core import _codec, registry
 from core.registry import GameEntry
 
@@ -118,7 +118,7 @@ def test_the_registry_hands_out_each_game_s_table_and_refuses_an_unregistered_ga
 def test_every_layer_reads_the_registry():
     names = tuple(entry.name for entry in registry.GAMES)
     assert core.GAMES == names and tuple(core.PLAYERS) == names
-    assert tuple(core.ai.ADAPTERS) == names and tuple(core.rl_games.OBSERVERS) == names
+    assert tuple(core.ai.ADAPTERS) == names and tuple(core.rl.per_game.OBSERVERS) == names
     assert tuple(_codec.GAME_CODES) == names
     assert len({entry.code for entry in registry.GAMES}) == len(names)  # codes never shared
     games_js = (WEB / "games.js").read_text()

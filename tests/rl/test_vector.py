@@ -9,7 +9,7 @@ import pytest
 
 import core
 import core.rl
-from core.rl_games import rewards_of
+from core.rl.per_game import rewards_of
 
 KINDS = [("cup-the-crab", 2, None), ("cup-the-crab", 5, None),
          ("crabe-vs-poulpe", 2, {"mode": "asymmetrical"})]

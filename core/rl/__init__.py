@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.rl_games import memory, n_actions, observation_layout, observation_shape, observer
+from core.rl.per_game import memory, n_actions, observation_layout, observation_shape, observer
 from core.vector import Vector
 
 __all__ = ["Vector", "aec_env", "gym_env", "memory", "n_actions", "observation_layout",
@@ -26,7 +26,7 @@ __all__ = ["Vector", "aec_env", "gym_env", "memory", "n_actions", "observation_l
 def aec_env(name: str, players: int, *, render_mode: str | None = None,
             **game_options: Any) -> Any:
     """A PettingZoo AEC environment of one game (game_options: new_game's options)."""
-    from core.rl_aec import CrabAEC
+    from core.rl.pettingzoo_env import CrabAEC
     return CrabAEC(name, players, render_mode=render_mode, options=game_options or None)
 
 
@@ -37,6 +37,6 @@ def gym_env(name: str, players: int, *, seat: int = 0, opponent: str = "random",
     played by `opponent`: "random" (uniform legal moves) or "ismcts" (core.ai.suggest
     with `iterations` and the seat's history).  illegal: "lose" (an illegal action ends
     the episode with reward -1, as Gymnasium's checker needs) or "raise" (ValueError)."""
-    from core.rl_gym import CrabGym
+    from core.rl.gymnasium_env import CrabGym
     return CrabGym(name, players, seat=seat, opponent=opponent, iterations=iterations,
                    illegal=illegal, render_mode=render_mode, options=game_options or None)

@@ -1,4 +1,4 @@
-"""A linear policy learns to beat random: ``python -m core.rl_demo [--game G] [--minutes M]``.
+"""A linear policy learns to beat random: ``python -m core.rl.demo [--game G] [--minutes M]``.
 
 It proves the learning loop end to end on the batched C vector (core.rl.Vector): a
 softmax policy linear in the observation (one weight row per action id, illegal ids

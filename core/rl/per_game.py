@@ -1,6 +1,6 @@
 """What learning code needs of each game, with no learning library: observation modules,
 shapes, action counts, memories, rewards and who decides (core.rl gathers it with the
-environments; core.rl_aec and core.rl_gym build on it, not on each other)."""
+environments; core.rl.pettingzoo_env and core.rl.gymnasium_env build on it, not on each other)."""
 
 from __future__ import annotations
 

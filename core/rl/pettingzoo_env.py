@@ -10,8 +10,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 import core
-from core import rl_games
-from core.rl_games import SEED_SPACE, decider, rewards_of
+from core.rl import per_game
+from core.rl.per_game import SEED_SPACE, decider, rewards_of
 
 class CrabAEC(AECEnv):
     """Agents "player_0".. take turns; a finished game ends every agent at once.
@@ -34,13 +34,13 @@ class CrabAEC(AECEnv):
         self.game, self.players, self.options = name, players, options
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        self._observer = rl_games.observer(name)
-        size = rl_games.observation_shape(name, players)
+        self._observer = per_game.observer(name)
+        size = per_game.observation_shape(name, players)
         self._spaces = {agent: spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, size, np.float32),
-            "action_mask": spaces.Box(0, 1, (rl_games.n_actions(name),), np.int8)})
+            "action_mask": spaces.Box(0, 1, (per_game.n_actions(name),), np.int8)})
             for agent in self.possible_agents}
-        self._actions = {agent: spaces.Discrete(rl_games.n_actions(name))
+        self._actions = {agent: spaces.Discrete(per_game.n_actions(name))
                          for agent in self.possible_agents}
         self._seeds = np.random.default_rng()
 

@@ -11,8 +11,8 @@ from gymnasium import spaces
 
 import core
 import core.ai
-from core import rl_games
-from core.rl_games import SEED_SPACE, decider, rewards_of
+from core.rl import per_game
+from core.rl.per_game import SEED_SPACE, decider, rewards_of
 
 OPPONENTS = ("random", "ismcts")
 ILLEGAL = ("lose", "raise")
@@ -50,10 +50,10 @@ class CrabGym(gym.Env):
         self.game, self.players, self.options, self.seat = name, players, options, seat
         self.opponent, self.iterations, self.illegal = opponent, iterations, illegal
         self.render_mode = render_mode
-        self._observer = rl_games.observer(name)
-        self.observation_space = spaces.Box(0.0, 1.0, rl_games.observation_shape(name, players),
+        self._observer = per_game.observer(name)
+        self.observation_space = spaces.Box(0.0, 1.0, per_game.observation_shape(name, players),
                                             np.float32)
-        self.action_space = spaces.Discrete(rl_games.n_actions(name))
+        self.action_space = spaces.Discrete(per_game.n_actions(name))
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
