@@ -21,7 +21,7 @@ RUN python -m pip install --no-cache-dir /dist/*.whl && rm -rf /dist \
  && useradd --create-home --uid 10001 crab
 USER crab
 WORKDIR /home/crab
-# Every setting is an environment variable (see the README); these suit a container.
+# Every setting is an environment variable (see docs/configuration.md); these suit a container.
 ENV HOST=0.0.0.0 \
     PORT=8000 \
     WORKERS=1 \

@@ -1,4 +1,4 @@
-"""Settings of the service, each from an environment variable (documented in the README)."""
+"""Settings of the service, each from an environment variable (documented in docs/configuration.md)."""
 
 import ipaddress
 import os

@@ -2,7 +2,7 @@
 
 The start page, each game's table mid-game and its end are saved as screenshots (see
 conftest.py: `WEB_SCREENSHOTS=docs/images python -m pytest tests/web` refreshes the
-README's pictures).
+pictures of docs/client.md).
 """
 
 import httpx
