@@ -2,7 +2,12 @@
 in a circle may run before what it imports has, and sees its exports undefined."""
 
 import re
+import shutil
+import subprocess
+import tempfile
 from pathlib import Path
+
+import pytest
 
 MODULES = Path(__file__).resolve().parents[2] / "service" / "web" / "js"
 IMPORT = re.compile(r'^(?:import|export)\s[^;]*?from\s+"\./([\w-]+\.js)"|^import\s+"\./([\w-]+\.js)"',
@@ -42,6 +47,24 @@ def test_every_import_names_a_module_that_exists():
 
 def test_the_clients_modules_import_one_another_without_a_circle():
     assert circle(imports()) is None, " -> ".join(circle(imports()))
+
+
+def test_every_module_parses_as_an_es_module():
+    """A syntax error shows only in a browser that loads that module: node parses them all
+    (as .mjs: node checks a .js file as a script, and lets pass what a module refuses)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed (.ci/setup installs nodejs)")
+    with tempfile.TemporaryDirectory() as folder:
+        failures = []
+        for module in sorted(MODULES.glob("*.js")):
+            copy = Path(folder) / f"{module.stem}.mjs"
+            copy.write_text(module.read_text())
+            run = subprocess.run([node, "--check", str(copy)], capture_output=True, text=True)
+            if run.returncode != 0:
+                said = [line for line in run.stderr.splitlines() if "Error" in line]
+                failures.append(f"{module.name}: {said[0] if said else run.stderr.strip()}")
+    assert not failures, failures
 
 
 def test_the_circle_check_finds_a_circle():

@@ -2,15 +2,11 @@
 // (mu - 3 sigma) after each rated game, the band up to mu, and the AI levels as dashed
 // landmarks, so that a player sees where it stands on their scale.
 
-import { decimal, localized } from "./lang.js";
+import { decimal, plural, t } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const W = 320, H = 140, LEFT = 34, RIGHT = 44, TOP = 10, BOTTOM = 18;
 
-const T = localized({
-  en: { title: "Rating after each rated game", games: (n) => `${n} game${n === 1 ? "" : "s"}`, start: "start" },
-  fr: { title: "Cote après chaque partie classée", games: (n) => `${n} partie${n === 1 ? "" : "s"}`, start: "début" },
-});
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(NS, tag);
@@ -37,8 +33,8 @@ export function ratingChart(points, landmarks = [], fromStart = false) {
   const band = `${line(tops)}${values.map((v, i) => `L${x(values.length - 1 - i).toFixed(1)},${y(values[values.length - 1 - i]).toFixed(1)}`).join("")}Z`;
   const last = values.length - 1;
   return svg("svg", { class: "rating-chart", viewBox: `0 0 ${W} ${H}`, role: "img",
-                      "aria-label": `${T.title}: ${values.map((v) => decimal(v)).join(", ")}` },
-    svg("title", {}, T.title),
+                      "aria-label": `${t("Rating after each rated game")}: ${values.map((v) => decimal(v)).join(", ")}` },
+    svg("title", {}, t("Rating after each rated game")),
     svg("line", { x1: LEFT, x2: W - RIGHT, y1: H - BOTTOM, y2: H - BOTTOM, class: "axis" }),
     [min, max].map((v) => svg("text", { x: LEFT - 4, y: y(v) + 4, class: "tick", "text-anchor": "end" }, String(v))),
     near.map((l) => svg("g", { class: "landmark" },
@@ -47,6 +43,6 @@ export function ratingChart(points, landmarks = [], fromStart = false) {
     svg("path", { d: band, class: "band" }),
     svg("path", { d: line(values), class: "curve" }),
     values.map((v, i) => svg("circle", { cx: x(i), cy: y(v), r: i === last ? 4 : 2.5, class: i === last ? "dot last" : "dot" })),
-    fromStart ? svg("text", { x: LEFT, y: H - 4, class: "tick" }, T.start) : null,
-    svg("text", { x: W - RIGHT, y: H - 4, class: "tick", "text-anchor": "end" }, T.games(points.length - (fromStart ? 1 : 0))));
+    fromStart ? svg("text", { x: LEFT, y: H - 4, class: "tick" }, t("start")) : null,
+    svg("text", { x: W - RIGHT, y: H - 4, class: "tick", "text-anchor": "end" }, plural(points.length - (fromStart ? 1 : 0), "{n} game|chart", "{n} games|chart")));
 }

@@ -2,7 +2,7 @@
 
 import { exportUrl } from "./api.js";
 import { h } from "./dom.js";
-import { plural, t } from "./i18n.js";
+import { ordinal, plural, t } from "./i18n.js";
 import { logPanel, names } from "./log.js";
 import { currentPlayer } from "./player.js";
 import { ratingResult } from "./rated-result.js";
@@ -50,8 +50,4 @@ function profileLinked(ctx) {
   const me = currentPlayer();
   const seat = ctx.you === null ? null : ctx.body.seats[ctx.you];
   return !me || (ctx.body.rated && seat?.player === me.id);
-}
-
-function ordinal(n) {
-  return t(n === 1 ? "{n}st" : n === 2 ? "{n}nd" : n === 3 ? "{n}rd" : "{n}th", { n });
 }

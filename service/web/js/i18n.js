@@ -2,7 +2,8 @@
 // reads as it shows), with {name} for what changes; french.js gives each its French. The
 // language is the one chosen on this browser, else the browser's first of ours, else
 // English; the switch is remembered. The API's problem titles stay English: the client
-// says each problem `type` in its own words (problem()).
+// says each problem `type` in its own words (problem()). Numbers, dates and places are
+// written here too, in the language of the moment.
 
 import { FRENCH } from "./french.js";
 
@@ -103,4 +104,19 @@ export function problemSentence(type, detail) {
 // right-to-left text or an unclosed override changes nothing of the words around it.
 export function isolate(text) {
   return `\u2068${text}\u2069`;
+}
+
+// A place as the reader says it: 2nd, 2e.
+export function ordinal(n) {
+  return t(n === 1 ? "{n}st" : n === 2 ? "{n}nd" : n === 3 ? "{n}rd" : "{n}th", { n });
+}
+
+// A number as the reader writes it (a decimal comma in French).
+export function decimal(value, digits = 1) {
+  return new Intl.NumberFormat(current, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+}
+
+// An instant (ISO 8601) as the reader writes a date and time.
+export function when(iso) {
+  return new Date(iso).toLocaleString(current, { dateStyle: "medium", timeStyle: "short" });
 }

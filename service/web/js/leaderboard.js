@@ -5,24 +5,10 @@
 
 import { api } from "./api.js";
 import { h, patch } from "./dom.js";
-import { decimal, localized } from "./lang.js";
+import { decimal, t } from "./i18n.js";
 import { currentPlayer } from "./player.js";
 import { playerLabel, poolTitle, provisionalMark, rankText, rating } from "./pools.js";
 
-const T = localized({
-  en: {
-    title: "Leaderboards", loading: "Reading the leaderboard…", rank: "Rank", player: "Player", rating: "Rating",
-    mu: "μ", sigma: "σ", games: "Rated games", more: "More players", you: "you", ai: "AI", fixed: "fixed",
-    yours: "Your line", notRanked: "Your rating, not ranked yet", home: "Back to the start", profile: "Your profile", rated: "Play a rated game",
-    rule: (n) => `Ordered by the conservative rating μ − 3σ. A player enters after ${n} rated games; the AI levels are always shown, fixed landmarks of the scale.`,
-  },
-  fr: {
-    title: "Classements", loading: "Lecture du classement…", rank: "Rang", player: "Joueur", rating: "Cote",
-    mu: "μ", sigma: "σ", games: "Parties classées", more: "Plus de joueurs", you: "vous", ai: "IA", fixed: "fixe",
-    yours: "Votre ligne", notRanked: "Votre cote, pas encore classé", home: "Retour à l’accueil", profile: "Votre profil", rated: "Jouer une partie classée",
-    rule: (n) => `Trié par la cote prudente μ − 3σ. Un joueur y entre après ${n} parties classées ; les niveaux de l’IA y sont toujours, repères fixes de l’échelle.`,
-  },
-});
 
 export function openLeaderboard(root, { pool } = {}) {
   const me = currentPlayer();
@@ -32,12 +18,12 @@ export function openLeaderboard(root, { pool } = {}) {
   function render() {
     if (closed) return;
     patch(root, h("div.start.leaderboard", {},
-      h("header.hero", {}, h("a.brand", { href: "#/" }, h("span.logo.big", {})), h("h1", {}, T.title)),
-      h("nav.rated-nav", {}, h("a", { href: "#/" }, T.home), me ? h("a", { href: "#/profile" }, T.profile) : null, h("a", { href: "#/rated" }, T.rated)),
-      state.pools ? h("nav.pools", { "aria-label": T.title }, state.pools.map((p) =>
+      h("header.hero", {}, h("a.brand", { href: "#/" }, h("span.logo.big", {})), h("h1", {}, t("Leaderboards"))),
+      h("nav.rated-nav", {}, h("a", { href: "#/" }, t("Back to the start")), me ? h("a", { href: "#/profile" }, t("Your profile")) : null, h("a", { href: "#/rated" }, t("Play a rated game"))),
+      state.pools ? h("nav.pools", { "aria-label": t("Leaderboards") }, state.pools.map((p) =>
         h("a.button", { href: `#/leaderboards/${p.pool}`, class: p.pool === pool ? "primary" : "ghost", "aria-current": p.pool === pool ? "page" : null,
           "data-pool": p.pool }, poolTitle(p)))) : null,
-      state.board ? board() : h("p.note", {}, state.error ? "" : T.loading),
+      state.board ? board() : h("p.note", {}, state.error ? "" : t("Reading the leaderboard…")),
       h("p.error", { role: "alert" }, state.error)));
   }
 
@@ -46,11 +32,11 @@ export function openLeaderboard(root, { pool } = {}) {
     const you = state.board.you;
     const offPage = you && !state.lines.some((l) => l.player.id === you.player.id);
     return h("section.board-list", { "aria-label": poolTitle(state.board) },
-      h("p.note", {}, T.rule(state.board.ranked_after)),
+      h("p.note", {}, t("Ordered by the conservative rating μ − 3σ. A player enters after {n} rated games; the AI levels are always shown, fixed landmarks of the scale.", { n: state.board.ranked_after })),
       h("table.ranking.leaders", {},
-        h("thead", {}, h("tr", {}, [T.rank, T.player, T.rating, T.mu, T.sigma, T.games].map((c) => h("th", {}, c)))),
+        h("thead", {}, h("tr", {}, [t("Rank"), t("Player"), t("Rating"), t("μ"), t("σ"), t("Rated games")].map((c) => h("th", {}, c)))),
         h("tbody", {}, rows.map(row), offPage ? [h("tr.gap", {}, h("td", { colspan: 6 }, "…")), row({ ...you, shown: you.rank })] : null)),
-      state.cursor ? h("button.ghost", { type: "button", "data-key": "more-players", onclick: more }, T.more) : null);
+      state.cursor ? h("button.ghost", { type: "button", "data-key": "more-players", onclick: more }, t("More players")) : null);
   }
 
   // This browser's player, not ranked yet, drawn where its rating would place it (unnumbered).
@@ -67,13 +53,13 @@ export function openLeaderboard(root, { pool } = {}) {
     const mine = me && line.player.id === me.id;
     const ai = line.player.kind === "ai";
     return h("tr", { class: [mine && "me", ai && "landmark", line.unranked && "unranked"].filter(Boolean).join(" "), "data-player": line.player.id,
-      title: line.unranked ? T.notRanked : null },
+      title: line.unranked ? t("Your rating, not ranked yet") : null },
       h("td", {}, line.shown),
       h("td.who", {}, h("a", { href: mine ? "#/profile" : `#/player/${line.player.id}` }, playerLabel(line.player)),
-        ai ? h("span.badge.ai", {}, T.ai) : null, mine ? h("span.badge.you", {}, T.you) : null, provisionalMark(line.provisional),
+        ai ? h("span.badge.ai", {}, t("AI")) : null, mine ? h("span.badge.you", {}, t("you")) : null, provisionalMark(line.provisional),
         line.unranked ? h("span.note", {}, ` ${rankText(line)}`) : null),
       h("td.num", {}, rating(line.value)), h("td.num", {}, decimal(line.mu, 1)), h("td.num", {}, decimal(line.sigma, 1)),
-      h("td.num", {}, ai ? T.fixed : line.rated_games));
+      h("td.num", {}, ai ? t("fixed") : line.rated_games));
   }
 
   async function load() {

@@ -4,15 +4,11 @@
 // binds the seats this browser takes, so that its games are rated when they can be.
 
 import { api } from "./api.js";
-import { localized } from "./lang.js";
+import { t } from "./i18n.js";
 import { playerName, setPlayerName } from "./saved.js";
 
 const KEY = "crab-table.player";
 
-const T = localized({
-  en: { guest: (n) => `Player ${n}` },
-  fr: { guest: (n) => `Joueur ${n}` },
-});
 
 let making = null;  // one creation at a time: two clicks must not make two players
 
@@ -27,7 +23,7 @@ export async function ensurePlayer(name) {
   const known = currentPlayer();
   if (known) return known;
   making ??= (async () => {
-    const chosen = (name || playerName()).trim() || T.guest(1000 + Math.floor(Math.random() * 9000));
+    const chosen = (name || playerName()).trim() || t("Player {n}", { n: 1000 + Math.floor(Math.random() * 9000) });
     const made = await api.newPlayer(chosen);
     const player = { id: made.id, key: made.key, name: made.name };
     localStorage.setItem(KEY, JSON.stringify(player));

@@ -4,44 +4,21 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { gameOf } from "./game-registry.js"; // looked up once games.js has run
-import { decimal, localized } from "./lang.js";
+import { decimal, plural, t } from "./i18n.js";
 
 // OpenSkill's newcomer (mu 25, sigma 25/3): every player's rating before its first rated game.
 export const NEWCOMER = { mu: 25, sigma: 25 / 3 };
 
-const T = localized({
-  en: {
-    players: (counts) => counts.length === 1 ? `${counts[0]} players` : `${counts[0]}–${counts.at(-1)} players`,
-    level: (n) => `AI level ${n}`,
-    provisional: "provisional",
-    provisionalTitle: "Provisional: fewer than 10 rated games, the rating still moves a lot",
-    unranked: (left) => `not ranked yet: ${left} more rated game${left === 1 ? "" : "s"}`,
-    rank: (n) => `rank ${n}`,
-    between: (a, b) => `between ${a} and ${b}`,
-    above: (a) => `above ${a}`,
-    below: (b) => `below ${b}`,
-  },
-  fr: {
-    players: (counts) => counts.length === 1 ? `${counts[0]} joueurs` : `${counts[0]} à ${counts.at(-1)} joueurs`,
-    level: (n) => `IA niveau ${n}`,
-    provisional: "provisoire",
-    provisionalTitle: "Provisoire : moins de 10 parties classées, la cote bouge encore beaucoup",
-    unranked: (left) => `pas encore classé : encore ${left} partie${left === 1 ? "" : "s"} classée${left === 1 ? "" : "s"}`,
-    rank: (n) => `${n}${n === 1 ? "er" : "e"} du classement`,
-    between: (a, b) => `entre ${a} et ${b}`,
-    above: (a) => `au-dessus de ${a}`,
-    below: (b) => `en dessous de ${b}`,
-  },
-});
 
 export function poolTitle(pool) {
-  return `${gameOf(pool.game)?.title || pool.game} · ${T.players(pool.players)}`;
+  return `${gameOf(pool.game)?.title || pool.game} · ${(pool.players.length === 1 ? t("{n} players", { n: pool.players[0] })
+    : t("{fewest}–{most} players", { fewest: pool.players[0], most: pool.players.at(-1) }))}`;
 }
 
 // A player's name as shown: the AI levels in the reader's language.
 export function playerLabel(player) {
   const level = /^ai-([1-5])$/.exec(player.id);
-  return level ? T.level(Number(level[1])) : player.name;
+  return level ? t("AI level {n}", { n: Number(level[1]) }) : player.name;
 }
 
 export function rating(value) {
@@ -53,12 +30,14 @@ export function conservative(point) {
 }
 
 export function provisionalMark(provisional) {
-  return provisional ? h("span.badge.provisional", { title: T.provisionalTitle }, T.provisional) : null;
+  return provisional ? h("span.badge.provisional", { title: t("Provisional: fewer than 10 rated games, the rating still moves a lot") }, t("provisional")) : null;
 }
 
 // A standing's rank, or the rated games it still needs (the API's ranked_after).
 export function rankText(standing) {
-  return standing.rank ? T.rank(standing.rank) : T.unranked(Math.max(1, standing.ranked_after - standing.rated_games));
+  if (standing.rank) return standing.rank === 1 ? t("rank 1") : t("rank {n}", { n: standing.rank });
+  return plural(Math.max(1, standing.ranked_after - standing.rated_games),
+    "not ranked yet: {n} more rated game", "not ranked yet: {n} more rated games");
 }
 
 // The five AI levels' ratings in each pool ({pool: [{label, value, mu, sigma}]}), read
@@ -80,6 +59,6 @@ export function levelRatings() {
 export function placeAmongLevels(value, landmarks) {
   const below = landmarks.filter((l) => l.value <= value).at(-1);
   const above = landmarks.find((l) => l.value > value);
-  if (below && above) return T.between(below.name, above.name);
-  return below ? T.above(below.name) : above ? T.below(above.name) : "";
+  if (below && above) return t("between {a} and {b}", { a: below.name, b: above.name });
+  return below ? t("above {a}", { a: below.name }) : above ? t("below {b}", { b: above.name }) : "";
 }

@@ -9,7 +9,7 @@ import { api } from "./api.js";
 import { h, patch } from "./dom.js";
 import { icon } from "./cards.js";
 import { gameOf, games } from "./games.js";
-import { decimal, localized } from "./lang.js";
+import { decimal, t } from "./i18n.js";
 import { currentPlayer, ensurePlayer } from "./player.js";
 import { poolTitle } from "./pools.js";
 import { remember, playerName } from "./saved.js";
@@ -17,33 +17,11 @@ import { remember, playerName } from "./saved.js";
 const POLL_MS = 1000;
 const FILLS = [null, 10, 30, 60];
 
-const T = localized({
-  en: {
-    title: "Play a rated game", intro: "Meet players of your strength. Rated games change your rating; the AI levels are on the same scale.",
-    game: "Game", players: "Players", fill: "If nobody comes", noFill: "keep waiting for people",
-    fillAfter: (s) => `let the AI fill the table after ${s} s`, name: "Your name", as: (name) => `You play as ${name}.`,
-    find: "Find a game", joining: "Joining the queue…", waiting: "Looking for players…", waited: (t) => `Waited ${t}`,
-    window: (r, w) => `Pairing with ratings within ${decimal(w)} of yours (μ ${decimal(r)}); the window widens as you wait.`,
-    fillAt: (t) => `The AI fills the table at ${t}.`, cancel: "Cancel", seated: "Found! Opening the table…",
-    cancelled: "You left the queue.", expired: "Nobody came in time: the ticket expired.", home: "Back to the start",
-    profile: "Your profile", boards: "Leaderboards",
-  },
-  fr: {
-    title: "Jouer une partie classée", intro: "Affrontez des joueurs de votre niveau. Les parties classées changent votre cote ; les niveaux de l’IA sont sur la même échelle.",
-    game: "Jeu", players: "Joueurs", fill: "Si personne ne vient", noFill: "attendre des joueurs",
-    fillAfter: (s) => `compléter la table avec l’IA après ${s} s`, name: "Votre nom", as: (name) => `Vous jouez sous le nom ${name}.`,
-    find: "Trouver une partie", joining: "Entrée dans la file…", waiting: "Recherche de joueurs…", waited: (t) => `Attente : ${t}`,
-    window: (r, w) => `Appariement avec les cotes à ${decimal(w)} de la vôtre (μ ${decimal(r)}) ; la fenêtre s’élargit avec l’attente.`,
-    fillAt: (t) => `L’IA complète la table à ${t}.`, cancel: "Annuler", seated: "Trouvé ! Ouverture de la table…",
-    cancelled: "Vous avez quitté la file.", expired: "Personne n’est venu à temps : le ticket a expiré.", home: "Retour à l’accueil",
-    profile: "Votre profil", boards: "Classements",
-  },
-});
 
 // The start page's way in.
 export function ratedLink() {
-  return h("nav.rated-nav.hero-nav", {}, h("a.button.primary", { href: "#/rated", "data-key": "rated" }, T.title),
-    h("a", { href: "#/profile", "data-key": "profile" }, T.profile), h("a", { href: "#/leaderboards", "data-key": "leaderboards" }, T.boards));
+  return h("nav.rated-nav.hero-nav", {}, h("a.button.primary", { href: "#/rated", "data-key": "rated" }, t("Play a rated game")),
+    h("a", { href: "#/profile", "data-key": "profile" }, t("Your profile")), h("a", { href: "#/leaderboards", "data-key": "leaderboards" }, t("Leaderboards")));
 }
 
 export function openQueue(root) {
@@ -55,8 +33,8 @@ export function openQueue(root) {
   function render() {
     if (closed) return;
     patch(root, h("div.start.queue", {},
-      h("header.hero", {}, h("a.brand", { href: "#/" }, h("span.logo.big", {})), h("h1", {}, T.title), h("p", {}, T.intro)),
-      h("nav.rated-nav", {}, h("a", { href: "#/" }, T.home), h("a", { href: "#/profile" }, T.profile), h("a", { href: "#/leaderboards" }, T.boards)),
+      h("header.hero", {}, h("a.brand", { href: "#/" }, h("span.logo.big", {})), h("h1", {}, t("Play a rated game")), h("p", {}, t("Meet players of your strength. Rated games change your rating; the AI levels are on the same scale."))),
+      h("nav.rated-nav", {}, h("a", { href: "#/" }, t("Back to the start")), h("a", { href: "#/profile" }, t("Your profile")), h("a", { href: "#/leaderboards" }, t("Leaderboards"))),
       waiting() ? waitingPanel() : setup(),
       h("p.error", { role: "alert" }, state.error)));
   }
@@ -67,33 +45,33 @@ export function openQueue(root) {
     const [fewest, most] = gameOf(form.game).players;
     const counts = Array.from({ length: most - fewest + 1 }, (_, i) => fewest + i);
     const player = currentPlayer();
-    return h("form.setup", { onsubmit: join, "aria-label": T.title },
-      h("fieldset.games", {}, h("legend", {}, T.game), games().map((game) => h("label.tile", { class: form.game === game.name ? "chosen" : "" },
+    return h("form.setup", { onsubmit: join, "aria-label": t("Play a rated game") },
+      h("fieldset.games", {}, h("legend", {}, t("Game")), games().map((game) => h("label.tile", { class: form.game === game.name ? "chosen" : "" },
         h("input", { type: "radio", name: "rated-game", value: game.name, checked: form.game === game.name,
           onchange: () => { form.game = game.name; form.players = Math.min(Math.max(form.players, game.players[0]), game.players[1]); render(); } }),
         icon(game.icon), h("b", {}, game.title), h("span", {}, game.description)))),
-      counts.length > 1 ? h("fieldset.options", {}, h("legend", {}, T.players), h("div.segmented", {}, counts.map((n) =>
+      counts.length > 1 ? h("fieldset.options", {}, h("legend", {}, t("Players")), h("div.segmented", {}, counts.map((n) =>
         h("label", { class: form.players === n ? "chosen" : "" }, h("input", { type: "radio", name: "rated-players", value: n, checked: form.players === n,
           onchange: () => { form.players = n; render(); } }), `${n}`)))) : null,
-      h("fieldset.options", {}, h("legend", {}, T.fill), h("select", { "data-key": "fill", "aria-label": T.fill, onchange: (e) => { form.fill = Number(e.target.value) || null; } },
-        FILLS.map((s) => h("option", { value: s ?? "", selected: form.fill === s }, s ? T.fillAfter(s) : T.noFill)))),
-      player ? h("p.note", {}, T.as(player.name))
-        : h("label.field", {}, `${T.name} `, h("input", { type: "text", value: form.name, maxLength: 24, "data-key": "name", oninput: (e) => { form.name = e.target.value; } })),
-      h("div.actions", {}, h("button.primary.big", { type: "submit", disabled: state.busy, "data-key": "find" }, state.busy ? T.joining : T.find),
+      h("fieldset.options", {}, h("legend", {}, t("If nobody comes")), h("select", { "data-key": "fill", "aria-label": t("If nobody comes"), onchange: (e) => { form.fill = Number(e.target.value) || null; } },
+        FILLS.map((s) => h("option", { value: s ?? "", selected: form.fill === s }, s ? t("let the AI fill the table after {seconds} s", { seconds: s }) : t("keep waiting for people"))))),
+      player ? h("p.note", {}, t("You play as {name}.", { name: player.name }))
+        : h("label.field", {}, `${t("Your name")} `, h("input", { type: "text", value: form.name, maxLength: 24, "data-key": "name", oninput: (e) => { form.name = e.target.value; } })),
+      h("div.actions", {}, h("button.primary.big", { type: "submit", disabled: state.busy, "data-key": "find" }, state.busy ? t("Joining the queue…") : t("Find a game")),
         h("span.note", { role: "status" }, state.note)));
   }
 
   function waitingPanel() {
-    const t = state.ticket;
-    const waited = t.waited_seconds + (Date.now() - state.shownAt) / 1000;
-    const seated = t.status !== "waiting";
-    return h("section.setup.waiting-room", { "aria-label": T.waiting, "data-status": t.status },
-      h("h2", {}, poolTitle({ game: t.game, players: [t.players] })),
-      h("p.say", { role: "status" }, seated ? T.seated : T.waiting),
-      h("p.big-clock", { "data-key": "waited" }, T.waited(clock(waited))),
-      seated ? null : h("p", {}, T.window(t.rating, t.window)),
-      seated || t.fill_with_ai_after === null ? null : h("p.note", {}, T.fillAt(clock(t.fill_with_ai_after))),
-      seated ? null : h("button.ghost", { type: "button", "data-key": "cancel", onclick: cancel }, T.cancel));
+    const ticket = state.ticket;
+    const waited = ticket.waited_seconds + (Date.now() - state.shownAt) / 1000;
+    const seated = ticket.status !== "waiting";
+    return h("section.setup.waiting-room", { "aria-label": t("Looking for players…"), "data-status": ticket.status },
+      h("h2", {}, poolTitle({ game: ticket.game, players: [ticket.players] })),
+      h("p.say", { role: "status" }, seated ? t("Found! Opening the table…") : t("Looking for players…")),
+      h("p.big-clock", { "data-key": "waited" }, t("Waited {time}", { time: clock(waited) })),
+      seated ? null : h("p", {}, t("Pairing with ratings within {window} of yours (μ {rating}); the window widens as you wait.", { window: decimal(ticket.window), rating: decimal(ticket.rating) })),
+      seated || ticket.fill_with_ai_after === null ? null : h("p.note", {}, t("The AI fills the table at {time}.", { time: clock(ticket.fill_with_ai_after) })),
+      seated ? null : h("button.ghost", { type: "button", "data-key": "cancel", onclick: cancel }, t("Cancel")));
   }
 
   async function join(event) {
@@ -122,7 +100,7 @@ export function openQueue(root) {
       return;
     }
     if (ticket.status === "cancelled" || ticket.status === "expired") {
-      state.note = T[ticket.status];
+      state.note = ticket.status === "cancelled" ? t("You left the queue.") : t("Nobody came in time: the ticket expired.");
       state.ticket = null;
     } else {
       clearTimeout(timer);

@@ -4,19 +4,13 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { decimal, localized } from "./lang.js";
+import { decimal, t } from "./i18n.js";
 import { currentPlayer } from "./player.js";
 import { NEWCOMER, conservative, poolTitle, provisionalMark, rankText, rating } from "./pools.js";
 
 const TRIES = 30;
 const TRY_MS = 1000;
 
-const T = localized({
-  en: { waiting: "Rated game: your new rating is on its way…", late: "Your new rating is not in yet: see your profile in a moment.",
-        rating: "Your rating", profile: "Your profile", board: "Leaderboard", unrated: "This game was not rated." },
-  fr: { waiting: "Partie classée : votre nouvelle cote arrive…", late: "Votre nouvelle cote n’est pas encore là : voyez votre profil dans un instant.",
-        rating: "Votre cote", profile: "Votre profil", board: "Classement général", unrated: "Cette partie n’était pas classée." },
-});
 
 const found = new Map();  // game id -> {status: "waiting" | "late" | "done", rating?, before?}
 
@@ -25,20 +19,20 @@ export function ratingResult(ctx) {
   const me = currentPlayer();
   const seat = ctx.you === null ? null : ctx.body.seats[ctx.you];
   if (!me || !seat || seat.player !== me.id) return null;
-  if (!ctx.body.rated) return h("p.rated-result.unrated", {}, T.unrated);
+  if (!ctx.body.rated) return h("p.rated-result.unrated", {}, t("This game was not rated."));
   if (!found.has(ctx.id)) watch(ctx.id, me.id);
   return panel(ctx.id);
 }
 
 function panel(id) {
   const known = found.get(id);
-  if (known.status !== "done") return h("p.rated-result.pending", { role: "status", "data-rated": id }, known.status === "late" ? T.late : T.waiting);
+  if (known.status !== "done") return h("p.rated-result.pending", { role: "status", "data-rated": id }, known.status === "late" ? t("Your new rating is not in yet: see your profile in a moment.") : t("Rated game: your new rating is on its way…"));
   const { rating: r, change } = known;
   return h("div.rated-result", { role: "status", "data-rated": id, "data-pool": r.pool },
-    h("span", {}, `${T.rating} · ${poolTitle(r)}: `), h("b.new-rating", {}, rating(r.value)),
+    h("span", {}, `${t("Your rating")} · ${poolTitle(r)}: `), h("b.new-rating", {}, rating(r.value)),
     change === null ? null : h("span.change", { class: change >= 0 ? "up" : "down" }, ` (${change >= 0 ? "+" : "−"}${decimal(Math.abs(change))})`), " ",
     provisionalMark(r.provisional), h("span.rank", {}, ` · ${rankText(r)}`), " · ",
-    h("a", { href: "#/profile", "data-key": "to-profile" }, T.profile), " · ", h("a", { href: `#/leaderboards/${r.pool}` }, T.board));
+    h("a", { href: "#/profile", "data-key": "to-profile" }, t("Your profile")), " · ", h("a", { href: `#/leaderboards/${r.pool}` }, t("Leaderboard")));
 }
 
 async function watch(gameId, playerId) {
