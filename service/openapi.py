@@ -49,7 +49,8 @@ _WHEN = {
          " `invalid-request`)",
     401: "The token opens no seat of this game, or a seat's token is required; or the"
          " player key is missing or opens no player (`unauthorized`)",
-    403: "The player key given opens no player (`unknown-player`)",
+    403: "The player key given opens no player (`unknown-player`), or the key's player may"
+         " not do this: stop another player's series (`not-series-owner`)",
     404: "No game has this id, or it expired after going idle (`game-not-found`), no"
          " player has this id (`player-not-found`), the player has no such ticket"
          " (`ticket-not-found`), nobody asked for this review (`review-not-found`), the"
