@@ -5,7 +5,6 @@ from collections.abc import AsyncIterator
 
 import msgspec
 from litestar import Controller, HttpMethod, Request, Response, delete, get, post, route
-from litestar.exceptions import ValidationException
 from litestar.params import Parameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
@@ -185,15 +184,16 @@ class PlayerEventsController(Controller):
     @get("/", responses=problems(400, 401, 503), media_type=EVENT_STREAM,
          summary="The key's player's events as Server-Sent Events: challenges, its games"
                  " starting (with the seat token) and ending, its series' progress")
-    async def events(self, request: Request, sessions: Sessions, inbox: Inbox) -> ServerSentEvent:
+    async def events(self, request: Request, sessions: Sessions, inbox: Inbox,
+                     last_event_id: str | None = Parameter(
+                         header="Last-Event-ID", default=None, pattern=EVENT_ID.pattern,
+                         description="resume after this event (its `id` as sent)"),
+                     after: str | None = Parameter(
+                         query="after", default=None, pattern=EVENT_ID.pattern,
+                         description="resume after this event (as Last-Event-ID, for a"
+                                     " client that cannot set headers)")) -> ServerSentEvent:
         player = await key_holder(request, sessions)
-        header = request.headers.get("last-event-id")
-        after = header or request.query_params.get("after")
-        if after is not None and not EVENT_ID.match(after):
-            name, source = ("Last-Event-ID", "header") if header else ("after", "query")
-            raise ValidationException(extra=[{
-                "message": f"{name} is an event's id as sent (<number>-<number>), got"
-                           f" {after[:40]!r}", "key": name, "source": source}])
+        after = last_event_id or after
 
         async def events() -> AsyncIterator[ServerSentEventMessage | str]:
             since = after
