@@ -18,7 +18,13 @@ from service.schemas import Budget
 
 
 class OverLimit(Exception):
-    """A new game outside this server's limits; the message says what is allowed."""
+    """A new game outside this server's limits; the message says what is allowed, `slug`
+    the problem type: `invalid-game` for a clock, `budget-refused` for an AI seat, as
+    POST /v1/games has always answered them."""
+
+    def __init__(self, slug: str, detail: str) -> None:
+        super().__init__(detail)
+        self.slug = slug
 
 
 @dataclass(frozen=True)
@@ -46,7 +52,7 @@ class GameLimits:
         """OverLimit unless the clock and every AI seat's budget are within the limits."""
         if clock is not None and not \
                 self.turn_seconds_min <= clock.turn_seconds <= self.TURN_SECONDS_MAX:
-            raise OverLimit(f"turn_seconds is {self.turn_seconds_min} to"
+            raise OverLimit("invalid-game", f"turn_seconds is {self.turn_seconds_min} to"
                             f" {self.TURN_SECONDS_MAX:,} on this server, got"
                             f" {clock.turn_seconds}")
         for budget in ai or ():
@@ -54,19 +60,18 @@ class GameLimits:
                 self._check_budget(budget)
 
     def _check_budget(self, budget: Budget) -> None:
+        levels, cap = self.levels(), self.ai_max_iterations
         if budget.level is not None and budget.level not in core.ai.LEVELS:
-            raise OverLimit(f"there is no AI level {budget.level}: levels are"
-                            f" {min(core.ai.LEVELS)} to {max(core.ai.LEVELS)}")
-        if budget.level is not None and budget.level not in self.levels():
-            levels = self.levels()
+            raise OverLimit("budget-refused", f"there is no AI level {budget.level}: levels"
+                            f" are {min(core.ai.LEVELS)} to {max(core.ai.LEVELS)}")
+        if budget.level is not None and budget.level not in levels:
             allowed = f"levels {levels[0]} to {levels[-1]} play here" if levels else \
                 "no level plays here"
-            raise OverLimit(f"AI level {budget.level} (ai-{budget.level}) is over this"
-                            f" server's AI_MAX_ITERATIONS of {self.ai_max_iterations:,}:"
-                            f" {allowed}")
-        if budget.iterations is not None and budget.iterations > self.ai_max_iterations:
-            raise OverLimit(f"iterations is capped at {self.ai_max_iterations:,} on this"
+            raise OverLimit("budget-refused", f"AI level {budget.level} (ai-{budget.level})"
+                            f" is over this server's AI_MAX_ITERATIONS of {cap:,}: {allowed}")
+        if budget.iterations is not None and budget.iterations > cap:
+            raise OverLimit("budget-refused", f"iterations is capped at {cap:,} on this"
                             f" server, got {budget.iterations:,}")
         if budget.time_ms is not None and budget.time_ms > self.ai_max_time_ms:
-            raise OverLimit(f"time_ms is capped at {self.ai_max_time_ms:,} on this server,"
-                            f" got {budget.time_ms:,}")
+            raise OverLimit("budget-refused", f"time_ms is capped at {self.ai_max_time_ms:,}"
+                            f" on this server, got {budget.time_ms:,}")

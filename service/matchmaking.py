@@ -109,7 +109,7 @@ class Matchmaker(Background):
     async def join(self, player: Player, game: str, players: int,
                    fill_with_ai_after: float | None) -> Ticket:
         if fill_with_ai_after is not None and not self.sessions.limits.levels():
-            raise OverLimit("no AI level fits this server's AI_MAX_ITERATIONS of"
+            raise OverLimit("budget-refused", "no AI level fits this server's AI_MAX_ITERATIONS of"
                             f" {self.sessions.limits.ai_max_iterations:,}: nobody fills a"
                             " seat, so fill_with_ai_after is not taken here")
         pool = ratings.pool(game, players)

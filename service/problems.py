@@ -121,7 +121,7 @@ HANDLERS = {
     Unauthorized: lambda r, e: problem(r, 401, "unauthorized", str(e),
                                        headers={"WWW-Authenticate": "Bearer"}),
     InvalidGame: lambda r, e: problem(r, 422, "invalid-game", str(e)),
-    OverLimit: lambda r, e: problem(r, 422, "invalid-game", str(e)),
+    OverLimit: lambda r, e: problem(r, 422, e.slug, str(e)),
     UnknownPlayer: lambda r, e: problem(r, 403, "unknown-player", str(e)),
     PlayerNotFound: lambda r, e: problem(r, 404, "player-not-found", str(e)),
     TicketNotFound: lambda r, e: problem(r, 404, "ticket-not-found",
