@@ -20,7 +20,9 @@ from service.inbox import Inbox
 from service.openapi import EVENT_STREAM, problems
 from service.sessions import InvalidGame, Sessions
 
-EVENT_ID = re.compile(r"^[0-9]{1,20}-[0-9]{1,20}$")
+EVENT_ID = re.compile(r"^[0-9]{1,20}-[0-9]{1,20}$")  # an event's id, as sent
+# Last-Event-ID may be empty (an EventSource that has seen no id may send it so): none.
+RESUME_HEADER = r"^([0-9]{1,20}-[0-9]{1,20})?$"
 SERIES_PAGE = 100
 
 
@@ -186,14 +188,15 @@ class PlayerEventsController(Controller):
                  " starting (with the seat token) and ending, its series' progress")
     async def events(self, request: Request, sessions: Sessions, inbox: Inbox,
                      last_event_id: str | None = Parameter(
-                         header="Last-Event-ID", default=None, pattern=EVENT_ID.pattern,
-                         description="resume after this event (its `id` as sent)"),
+                         header="Last-Event-ID", default=None, pattern=RESUME_HEADER,
+                         description="resume after this event (its `id` as sent);"
+                                     " empty: from the oldest event kept"),
                      after: str | None = Parameter(
                          query="after", default=None, pattern=EVENT_ID.pattern,
                          description="resume after this event (as Last-Event-ID, for a"
                                      " client that cannot set headers)")) -> ServerSentEvent:
         player = await key_holder(request, sessions)
-        after = last_event_id or after
+        after = last_event_id or after or None
 
         async def events() -> AsyncIterator[ServerSentEventMessage | str]:
             since = after
