@@ -188,6 +188,7 @@ def test_a_new_players_links_reach_its_routes_and_a_whole_game_against_the_ai(cl
         followed(links, ticket, name, 200)
 
     series = followed(links, player, "SeriesOfAi", 201)
-    followed(links, followed(links, series, "SeriesGames", 200), "FirstSeriesGame", 200)
+    followed(links, series, "SeriesGames", 200)
+    followed(links, series, "FirstSeriesGame", 200)
     followed(links, series, "ReadSeries", 200)
     followed(links, series, "StopSeries", 200)
