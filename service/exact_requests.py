@@ -5,8 +5,9 @@ msgspec describes each request struct field by field, but some rules tie fields 
 this server's settings (the shortest turn clock, the AI's caps). A generator that reads
 only the document (schemathesis, a typed client) must not be able to build a request the
 server then refuses, nor the other way round, so those schemas are written out here in
-full: a new game as one variant per game and player count, a budget as one variant per
-kind of budget, each within this server's limits.
+full: a new game, a challenge and a series as one variant per game and player count
+(CreateCupCrab3, ChallengeCvp2, SeriesCupCrab4), a queue ticket as one per game, a budget
+as one variant per kind of budget, each within this server's limits (service/game_limits.py).
 """
 
 from typing import Any
