@@ -46,6 +46,17 @@ _PLACES = {"query": "query parameter", "header": "header", "path": "path paramet
            "cookie": "cookie"}
 
 
+def _named(request: Request, key: object) -> object:
+    """A parameter as the document names it: Litestar names one by its argument
+    (`last_event_id`), the document by its header or query name (`Last-Event-ID`)."""
+    try:
+        parameter = request.route_handler.parsed_fn_signature.parameters[str(key)]
+    except (AttributeError, KeyError):
+        return key  # named by us (service/controllers), as the document does
+    definition = parameter.kwarg_definition
+    return getattr(definition, "header", None) or getattr(definition, "query", None) or key
+
+
 def _validation(request: Request, exc: ValidationException) -> Response:
     body, elsewhere = [], []
     for item in exc.extra if isinstance(exc.extra, list) else []:
@@ -60,10 +71,8 @@ def _validation(request: Request, exc: ValidationException) -> Response:
         place = _PLACES.get(getattr(source, "value", source))
         if place is None:
             body.append(message if key in (None, "data") else f"{message} - at `$.{key}`")
-        else:  # Litestar names a header by its parameter (last_event_id)
-            name = "-".join(part.title() for part in str(key).split("_")) \
-                if place == "header" and "_" in str(key) else key
-            elsewhere.append(f"invalid {place} `{name}`: {message}")
+        else:
+            elsewhere.append(f"invalid {place} `{_named(request, key)}`: {message}")
     if body or not elsewhere:
         elsewhere.insert(0, f"invalid request body: {'; '.join(body) or exc.detail}")
     return problem(request, 400, "invalid-request", "; ".join(elsewhere))
