@@ -182,7 +182,8 @@ class Matchmaker(Background):
         pool = ratings.pool(game, players)
         limits = self.sessions.limits
         mean = sum(ticket.rating for ticket in tickets) / len(tickets)
-        level = nearest_level(pool, mean, limits.levels()) if len(tickets) < players else 0
+        # The level for the seats nobody took (none when every seat is a ticket's).
+        level = nearest_level(pool, mean, limits.levels()) if len(tickets) < players else None
         by_seat = {place.seat: (ticket, place) for ticket, place in zip(tickets, seated)}
         hashes, names, ids, ai = [], [], [], []
         for seat in range(players):
@@ -193,6 +194,7 @@ class Matchmaker(Background):
                 ids.append(ticket.player)
                 ai.append(None)
             else:  # filled by the AI level nearest the table's rating
+                assert level is not None
                 hashes.append(None)
                 names.append(f"AI level {level}")
                 ids.append(None)
