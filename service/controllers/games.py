@@ -48,8 +48,8 @@ class GamesController(Controller):
 
     @post("/", status_code=201, responses=problems(400, 403, 413, 422, 429, 503),
           summary="Create a game; returns a secret token per human seat, once")
-    async def create(self, data: CreateGame, request: Request, sessions: Sessions,
-                     robots: Robots, lobby: Lobby) -> Created:
+    async def create(self, data: CreateGame, sessions: Sessions, robots: Robots,
+                     lobby: Lobby) -> Created:
         game_id, session, tokens = await sessions.create(data, robots.seats_of(data))
         await lobby.list_if_waiting(session)
         if robots.robot_to_move(session) is not None:
