@@ -7,9 +7,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 # Where a problem's type is spelled: problem(request, 404, "game-not-found", ...) and
 # problem_bytes(429, "rate-limited", ...) (the status may be a variable: http-error), and
-# SeatUnavailable("seat-taken", ...), whose handler answers 409.
+# SeatUnavailable("seat-taken", ...) and OverLimit("budget-refused", ...), whose handlers
+# answer 409 and 422 with the type they carry.
 PROBLEM_CALL = re.compile(r'\bproblem(?:_bytes)?\((?:[a-z]+, )?([0-9]{3}|[a-z_.]+), "([a-z-]+)"')
-SEAT_UNAVAILABLE = re.compile(r'\bSeatUnavailable\("([a-z-]+)"')
+CARRIED = {"409": re.compile(r'\bSeatUnavailable\("([a-z-]+)"'),
+           "422": re.compile(r'\bOverLimit\("([a-z-]+)"')}
 TABLE_ROW = re.compile(r"^\| ([0-9][0-9x]{2}(?:, [0-9][0-9x]{2})*) \| (`/problems/[a-z-]+`(?:, `/problems/[a-z-]+`)*) \|")
 
 
@@ -21,8 +23,9 @@ def answered() -> dict[str, set[str]]:
         source = path.read_text()
         for status, slug in PROBLEM_CALL.findall(source):
             found.setdefault(slug, set()).add(status if status.isdigit() else "any")
-        for slug in SEAT_UNAVAILABLE.findall(source):
-            found.setdefault(slug, set()).add("409")
+        for status, pattern in CARRIED.items():
+            for slug in pattern.findall(source):
+                found.setdefault(slug, set()).add(status)
     return found
 
 
@@ -45,6 +48,7 @@ def test_the_scan_finds_the_problem_types_it_should():
     assert {"game-not-found", "rate-limited", "seat-taken", "invalid-game", "http-error",
             "not-series-owner", "challenge-closed"} <= set(found)
     assert found["rate-limited"] == {"429"} and found["seat-taken"] == {"409"}
+    assert found["budget-refused"] == {"422"}
 
 
 def test_every_problem_type_the_service_answers_is_in_the_table_with_its_status():
