@@ -34,6 +34,7 @@ from service.drain import Drain
 from service.clocks import Clocks
 from service.collector import Collector
 from service.events import Hub
+from service.game_limits import GameLimits
 from service.inbox import Inbox
 from service.limits import Limit, RateLimits, trusted_proxies
 from service.lobby import Lobby
@@ -57,7 +58,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     settings = settings or Settings.from_env()
     store = store or open_store(settings.redis_url, settings.game_ttl)
     archive = Archive(settings.database_url)
-    sessions = Sessions(store, archive)
+    sessions = Sessions(store, archive, GameLimits.of(settings))
     inbox = Inbox(store)
     archiver = Archiver(sessions, archive, settings, requests=lambda: STATS.begun, inbox=inbox)
     robots = Robots(sessions, settings)

@@ -164,5 +164,6 @@ async def refuse_repeated_parameters(request: Request) -> None:
     for key, _ in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
         if key in seen:
             raise ValidationException(extra=[{"message": f"the query parameter {key!r} is"
-                                                         " given more than once", "key": key}])
+                                                         " given more than once", "key": key,
+                                               "source": "query"}])
         seen.add(key)

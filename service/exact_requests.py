@@ -5,8 +5,9 @@ msgspec describes each request struct field by field, but some rules tie fields 
 this server's settings (the shortest turn clock, the AI's caps). A generator that reads
 only the document (schemathesis, a typed client) must not be able to build a request the
 server then refuses, nor the other way round, so those schemas are written out here in
-full: a new game as one variant per game and player count, a budget as one variant per
-kind of budget, each within this server's limits.
+full: a new game, a challenge and a series as one variant per game and player count
+(CreateCupCrab3, ChallengeCvp2, SeriesCupCrab4), a queue ticket as one per game, a budget
+as one variant per kind of budget, each within this server's limits (service/game_limits.py).
 """
 
 from typing import Any
@@ -14,7 +15,9 @@ from typing import Any
 import core
 import core.ai
 from service import bodies
+from service.bodies.arena import CHALLENGE_TURN_SECONDS, SERIES_TURN_SECONDS
 from service.config import Settings
+from service.game_limits import GameLimits
 
 REF = "#/components/schemas/{name}"
 NULL = {"type": "null"}
@@ -62,7 +65,8 @@ def named(schemas: dict[str, Any], prefix: str, variants: dict[str, dict[str, An
     and the references to them."""
     refs = []
     for kind, variant in variants.items():
-        name = prefix + "".join(part.title() for part in kind.split("_"))
+        name = prefix.removesuffix("Request") + "".join(
+            part[:1].upper() + part[1:] for part in kind.split("_"))
         schemas[name] = {"title": name, **variant}
         refs.append({"$ref": REF.format(name=name)})
     return refs
@@ -131,17 +135,100 @@ def create_variant(game: str, players: int, settings: Settings,
             "additionalProperties": False}
 
 
+def contestant_id(settings: Settings) -> dict[str, Any]:
+    """A player's id, or an AI level's that this server plays (its search fits the cap)."""
+    levels = "".join(map(str, GameLimits.of(settings).levels()))
+    ai = f"|ai-[{levels}]" if levels else ""
+    return {"type": "string", "pattern": f"^(p_[A-Za-z0-9_-]{{16}}{ai})$",
+            "description": "a player's id, or ai-N for an AI level this server plays"}
+
+
+def turn_seconds(settings: Settings, default: int) -> dict[str, Any]:
+    shortest = GameLimits.of(settings).clock_within(default)
+    return nullable({"type": "integer", "minimum": settings.turn_seconds_min,
+                     "maximum": GameLimits.TURN_SECONDS_MAX,
+                     "description": f"each decision's clock; null or absent: {shortest}"})
+
+
+def challenge_variant(game: str, players: int, settings: Settings,
+                      schemas: dict[str, Any]) -> dict[str, Any]:
+    """A challenge to a table of players: players - 1 opponents, a seat of that table."""
+    properties = {
+        **schemas["ChallengeRequest"]["properties"],
+        "game": {"const": game},
+        "opponents": {"type": "array", "items": contestant_id(settings),
+                      "minItems": players - 1, "maxItems": players - 1,
+                      "description": "the other seats' contestants"},
+        "options": nullable(game_options(game, players, schemas["TableOptions"])),
+        "turn_seconds": turn_seconds(settings, CHALLENGE_TURN_SECONDS),
+        "seat": nullable({"type": "integer", "minimum": 0, "maximum": players - 1,
+                          "description": "the challenger's seat; null or absent: random"}),
+    }
+    return {"description": f"A challenge to a game of {game} for {players} players.",
+            "type": "object", "properties": properties, "required": ["game", "opponents"],
+            "additionalProperties": False}
+
+
+def series_variant(game: str, players: int, settings: Settings,
+                   schemas: dict[str, Any]) -> dict[str, Any]:
+    """A series at a table of players: as many contestants as seats."""
+    properties = {
+        **schemas["SeriesRequest"]["properties"],
+        "game": {"const": game},
+        "players": {"const": players},
+        "contestants": {"type": "array", "items": contestant_id(settings),
+                        "minItems": players, "maxItems": players,
+                        "description": "one per seat, rotated every game of a deal"},
+        "options": nullable(game_options(game, players, schemas["TableOptions"])),
+        "turn_seconds": turn_seconds(settings, SERIES_TURN_SECONDS),
+    }
+    return {"description": f"A series of {game} for {players} players.", "type": "object",
+            "properties": properties, "required": ["game", "players", "contestants"],
+            "additionalProperties": False}
+
+
+def queue_variant(game: str, settings: Settings, schemas: dict[str, Any]) -> dict[str, Any]:
+    """A ticket for a table size the game has; AI fill only where an AI level plays."""
+    fill = schemas["QueueRequest"]["properties"]["fill_with_ai_after"]
+    properties = {**schemas["QueueRequest"]["properties"], "game": {"const": game},
+                  "players": {"type": "integer", "enum": list(core.PLAYERS[game])},
+                  "fill_with_ai_after": fill if GameLimits.of(settings).levels() else NULL}
+    return {"description": f"A ticket for a rated game of {game}.", "type": "object",
+            "properties": properties, "required": ["game", "players"],
+            "additionalProperties": False}
+
+
+def one_of(schemas: dict[str, Any], name: str, variants: dict[str, dict[str, Any]]) -> None:
+    """schemas[name] as the union of its variants, each a component of its own."""
+    described = schemas[name].get("description", "")
+    schemas[name] = {"title": name, "description": described,
+                     "oneOf": named(schemas, name, variants)}
+
+
+def tables() -> list[tuple[str, int]]:
+    return [(game, players) for game in core.GAMES for players in core.PLAYERS[game]]
+
+
 def exact_requests(schemas: dict[str, Any], settings: Settings) -> None:
     """Replaces the request schemas msgspec made with the exact ones, in place."""
     variants = []
-    for game in core.GAMES:
-        for players in core.PLAYERS[game]:
-            name = variant_name(game, players)
-            schemas[name] = create_variant(game, players, settings, schemas)
-            variants.append({"$ref": REF.format(name=name)})
+    for game, players in tables():
+        name = variant_name(game, players)
+        schemas[name] = create_variant(game, players, settings, schemas)
+        variants.append({"$ref": REF.format(name=name)})
     schemas["CreateGame"] = {"title": "CreateGame",
                              "description": schemas["CreateGame"].get("description", ""),
                              "oneOf": variants}
+    # ChallengeCupCrab3, SeriesCvp2, QueueCupCrab, ...: a game per variant, as CreateGame.
+    prefix = {game: bodies.GAMES[game].prefix for game in core.GAMES}
+    one_of(schemas, "ChallengeRequest", {
+        f"{prefix[game]}{players}": challenge_variant(game, players, settings, schemas)
+        for game, players in tables()})
+    one_of(schemas, "SeriesRequest", {
+        f"{prefix[game]}{players}": series_variant(game, players, settings, schemas)
+        for game, players in tables()})
+    one_of(schemas, "QueueRequest", {
+        prefix[game]: queue_variant(game, settings, schemas) for game in core.GAMES})
     schemas["SeatSpec"] = seat_spec(settings, schemas)
     schemas["Budget"] = budget(settings, schemas)
     del schemas["GameOptions"]  # each variant says which options its game takes

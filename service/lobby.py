@@ -187,7 +187,8 @@ class Lobby:
         meta = finished.meta
         first = (finished.state.view(None)["first_player"] + 1) % meta.players
         options = {**(meta.options or {}), "first_player": first}
-        state = self.sessions.new_state(meta.game, meta.players, None, options)
+        state = self.sessions.new_state(meta.game, meta.players, None, options, meta.clock,
+                                        meta.ai)
         following = msgspec.structs.replace(
             meta, seeded=False, created=time.time(), listed=False, options=options,
             deadlines=None, forfeited=[], rematch=None)

@@ -23,6 +23,7 @@ import msgspec
 
 import core
 from service.background import Background
+from service.game_limits import OverLimit
 from service import ratings
 from service.archive.players import Player
 from service.meta import Clock, Meta
@@ -87,11 +88,14 @@ def ticket_queue(ticket_id: str) -> tuple[str, int] | None:
     return None
 
 
-def nearest_level(pool: str, mu: float) -> int:
-    """The AI level whose fixed skill in pool is nearest mu (level 3 if none is known)."""
-    known = {level: skill for level in range(1, 6)
+def nearest_level(pool: str, mu: float, levels: list[int]) -> int:
+    """Of the levels this server plays, the one whose fixed skill in pool is nearest mu
+    (the middle one if none is known)."""
+    known = {level: skill for level in levels
              if (skill := ratings.anchor(pool, level)) is not None}
-    return min(known, key=lambda level: abs(known[level].mu - mu)) if known else 3
+    if not known:
+        return levels[len(levels) // 2]
+    return min(known, key=lambda level: abs(known[level].mu - mu))
 
 
 class Matchmaker(Background):
@@ -104,6 +108,10 @@ class Matchmaker(Background):
 
     async def join(self, player: Player, game: str, players: int,
                    fill_with_ai_after: float | None) -> Ticket:
+        if fill_with_ai_after is not None and not self.sessions.limits.levels():
+            raise OverLimit("budget-refused", "no AI level fits this server's AI_MAX_ITERATIONS of"
+                            f" {self.sessions.limits.ai_max_iterations:,}: nobody fills a"
+                            " seat, so fill_with_ai_after is not taken here")
         pool = ratings.pool(game, players)
         directory = self.sessions.players
         assert directory is not None
@@ -172,9 +180,10 @@ class Matchmaker(Background):
     async def _create(self, game: str, players: int, game_id: str, tickets: list[Ticket],
                       seated: list["_Seated"]) -> Session:
         pool = ratings.pool(game, players)
-        state = self.sessions.new_state(game, players, None, None)
+        limits = self.sessions.limits
         mean = sum(ticket.rating for ticket in tickets) / len(tickets)
-        level = nearest_level(pool, mean)
+        # The level for the seats nobody took (none when every seat is a ticket's).
+        level = nearest_level(pool, mean, limits.levels()) if len(tickets) < players else None
         by_seat = {place.seat: (ticket, place) for ticket, place in zip(tickets, seated)}
         hashes, names, ids, ai = [], [], [], []
         for seat in range(players):
@@ -185,14 +194,18 @@ class Matchmaker(Background):
                 ids.append(ticket.player)
                 ai.append(None)
             else:  # filled by the AI level nearest the table's rating
+                assert level is not None
                 hashes.append(None)
                 names.append(f"AI level {level}")
                 ids.append(None)
                 ai.append(Budget(level=level))
+        # The server's own choice of clock, within its limits (TURN_SECONDS_MIN may be longer).
+        clock = Clock(limits.clock_within(TURN_SECONDS), "forfeit")
+        state = self.sessions.new_state(game, players, None, None, clock, ai)
         meta = Meta(game=game, players=players, seeded=False, token_hashes=hashes,
                     created=time.time(), ai=ai if any(ai) else None, names=names,
-                    listed=False, clock=Clock(TURN_SECONDS, "forfeit"), player_ids=ids,
-                    hints=False)  # a rated game: no strong AI's advice
+                    listed=False, clock=clock, player_ids=ids,
+                    hints=False, hints_off="rated")  # no strong AI's advice
         _, session = await self.sessions.create_from(
             meta.with_deadlines(state.to_move, None), state, game_id=game_id)
         return session

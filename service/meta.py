@@ -17,6 +17,16 @@ SeatType = Literal["human", "ai", "open"]
 Status = Literal["waiting", "active", "over"]
 
 
+HINTS_OFF = {
+    "people": "the AI's suggestions are off in a game between people (it was created with"
+              " open seats): each player plays on their own",
+    "rated": "the AI's suggestions are off in a rated game: a strong AI's advice would count"
+             " in the seat's rating",
+    "arena": "the AI's suggestions are off in a game of the arena (a challenge's or a"
+             " series'): each contestant plays on its own",
+}
+
+
 class Clock(msgspec.Struct, frozen=True):
     """A turn clock: each decision within turn_seconds, else on_timeout."""
     turn_seconds: int
@@ -37,6 +47,11 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
     # created with open seats, and its rematches), where a hint would be a strong player
     # whispering to one side (docs/api.md, "Fair play").
     hints: bool = True
+    # Why they are off, when they are: "people" (created with open seats), "rated" (a
+    # strong AI's advice would count in the ratings) or "arena" (a challenge's or a
+    # series' game, whose contestants play on their own). Games made before this was
+    # kept have none: hints_off_reason() tells from the rest.
+    hints_off: Literal["people", "rated", "arena"] | None = None
     options: dict | None = None            # creation options, for a rematch
     clock: Clock | None = None
     deadlines: list[float | None] | None = None  # per seat, epoch seconds
@@ -71,6 +86,11 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
         return self.rated and not self.seeded and not self.open_seats and \
             None not in seated and len(set(people)) == len(people) and \
             len(self.forfeited) < self.players
+
+    def hints_off_reason(self) -> str:
+        """Why this game's seats get no suggestion, in words (hints are off)."""
+        reason = self.hints_off or ("rated" if self.is_rated() else "people")
+        return HINTS_OFF[reason]
 
     def name(self, seat: int) -> str | None:
         return None if self.names is None else self.names[seat]

@@ -15,7 +15,10 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 
 import core
+import core.ai
 from service import bodies
+from service.game_limits import GameLimits
+from service.openapi_links import links
 from service.config import Settings
 from service.exact_requests import NULL, REF, exact_requests
 from service.bodies.archive import ReviewRequest
@@ -49,7 +52,8 @@ _WHEN = {
          " `invalid-request`)",
     401: "The token opens no seat of this game, or a seat's token is required; or the"
          " player key is missing or opens no player (`unauthorized`)",
-    403: "The player key given opens no player (`unknown-player`)",
+    403: "The player key given opens no player (`unknown-player`), or the key's player may"
+         " not do this: stop another player's series (`not-series-owner`)",
     404: "No game has this id, or it expired after going idle (`game-not-found`), no"
          " player has this id (`player-not-found`), the player has no such ticket"
          " (`ticket-not-found`), nobody asked for this review (`review-not-found`), the"
@@ -112,14 +116,15 @@ def contract(document: dict[str, Any], settings: Settings) -> dict[str, Any]:
         "type": "http", "scheme": "bearer",
         "description": "A player's key, as POST /v1/players returned it (shown once):"
                        " required by the matchmaking queue, /v1/players/me, challenges and"
-                       " starting a series"}}
+                       " starting or stopping a series, which answer 401 without it (listed"
+                       " as optional, as the seat's token, so that links can pass it on)"}}
     for operations in document["paths"].values():
         for operation in operations.values():
             _drop_litestar_default_400(operation)
     _seat_tokens(document)
     _player_keys(document)
     _parameters_not_null(document)
-    _links(document)
+    links(document, _arena(settings))
     _event_streams(document)
     _ndjson(document)
     _header_schemas(document)
@@ -214,10 +219,6 @@ _TOKEN_TAKEN = [(GAME, "get"), (f"{GAME}/legal-moves", "get"), (f"{GAME}/history
                 (f"{GAME}/events", "get"), (f"{GAME}/moves", "post"),
                 (f"{GAME}/suggest", "post"), (f"{GAME}/leave", "post"),
                 (f"{GAME}/rematch", "post")]
-# Every game has at least these seats: the links from a new game to its seats' reads.
-EVERY_GAMES_SEATS = min(min(counts) for counts in core.PLAYERS.values())
-
-
 # Authorization as the header a link passes on: OpenAPI tells tools to ignore a header
 # parameter of this name (the security scheme describes it), but a link can only name the
 # request's header (`$request.header.Authorization`) where the operation declares it.
@@ -226,7 +227,11 @@ _AUTHORIZATION = {"name": "Authorization", "in": "header", "required": False,
                   "schema": {"type": "string", "pattern": r"^Bearer [A-Za-z0-9_-]{1,64}$"}}
 
 
-# A player's key is a login: the operations that need one refuse a caller without it.
+# A player's key is a login: the operations that need one refuse a caller without it
+# (401). They list it as optional all the same, as the seat's token: a key passed on by a
+# link is one a generic checker cannot tell from an invented one, so a required scheme
+# made schemathesis' ignored_auth take the success of a request with the real key, passed
+# on from POST /v1/players, for a server that ignores authentication.
 PLAYER_KEY = "playerKey"
 _KEY_TAKEN = [("/v1/players/me", "get"), ("/v1/players/me", "patch"), ("/v1/queue", "post"),
               ("/v1/queue/{ticket_id}", "get"), ("/v1/queue/{ticket_id}", "delete"),
@@ -238,9 +243,26 @@ _KEY_TAKEN = [("/v1/players/me", "get"), ("/v1/players/me", "patch"), ("/v1/queu
               ("/v1/series/{series_id}", "delete")]
 
 
+# As a seat's token, so that links can pass a player's key on to its next request.
+_KEY_HEADER = {**_AUTHORIZATION, "description": "`Bearer <player key>` (the playerKey scheme)"}
+
+
 def _player_keys(document: dict[str, Any]) -> None:
     for path, method in _KEY_TAKEN:
-        document["paths"][path][method]["security"] = [{PLAYER_KEY: []}]
+        operation = document["paths"][path][method]
+        operation["security"] = [{}, {PLAYER_KEY: []}]
+        operation.setdefault("parameters", []).append(_KEY_HEADER)
+
+
+def _arena(settings: Settings) -> dict[str, Any] | None:
+    """A game, table size and AI level this server plays: what the links that start a
+    game at once (a ticket the AI fills, a challenge or series of AI levels) ask for."""
+    levels = GameLimits.of(settings).levels()
+    played = [game for game in core.GAMES if core.ai.supports(game)]
+    if not levels or not played:
+        return None
+    game = min(played, key=lambda name: min(core.PLAYERS[name]))
+    return {"game": game, "players": min(core.PLAYERS[game]), "level": levels[0]}
 
 
 def _seat_tokens(document: dict[str, Any]) -> None:
@@ -266,67 +288,6 @@ def _parameters_not_null(document: dict[str, Any]) -> None:
                     schema["type"] = next(kind for kind in schema["type"] if kind != "null")
                 if "enum" in schema:
                     schema["enum"] = [value for value in schema["enum"] if value is not None]
-
-
-def _links(document: dict[str, Any]) -> None:
-    """OpenAPI links: how a client (and a stateful fuzzer) that follows only the document
-    goes from a new game to its seats' reads, moves, suggestions, joins, leaving and a
-    rematch. A seat's token travels in Authorization: from the body that gave it (a new
-    game's seats, a join), then from the request that carried it
-    (`$request.header.Authorization`) to the seat's next request."""
-    paths = document["paths"]
-
-    def link(path: str, method: str, description: str, parameters: dict[str, str],
-             **body: str) -> dict[str, Any]:
-        found: dict[str, Any] = {"operationId": paths[path][method]["operationId"],
-                                 "description": description, "parameters": parameters}
-        if body:
-            # The body as given: schemathesis would otherwise merge generated fields into
-            # the move, and a legal move with an extra field is no longer legal.
-            found["requestBody"] = body
-            found["x-schemathesis"] = {"merge_body": False}
-        return found
-
-    new_game = {"path.game_id": "$response.body#/id"}
-    same_game = {"path.game_id": "$request.path.game_id"}
-    same_seat = {**same_game, "header.Authorization": "$request.header.Authorization"}
-
-    def as_seat(seat: int) -> dict[str, str]:
-        return {**new_game,
-                "header.Authorization": f"Bearer {{$response.body#/seats/{seat}/token}}"}
-
-    created = {"JoinOpenSeat": link(f"{GAME}/join", "post", "take an open seat of the game",
-                                    new_game),
-               "LeaveAsSeat0": link(f"{GAME}/leave", "post", "seat 0 leaves while the game"
-                                    " waits for players", as_seat(0))}
-    for seat in range(EVERY_GAMES_SEATS):
-        created[f"LegalMovesAsSeat{seat}"] = link(f"{GAME}/legal-moves", "get",
-                                                  f"seat {seat}'s moves", as_seat(seat))
-    created["ReadAsSeat0"] = link(GAME, "get", "the game as seat 0 sees it", as_seat(0))
-    created["EventsAsSeat0"] = link(f"{GAME}/events", "get", "the game's changes as seat 0"
-                                    " sees them", as_seat(0))
-    paths[GAMES]["post"]["responses"]["201"]["links"] = created
-
-    joined = {**same_game, "header.Authorization": "Bearer {$response.body#/token}"}
-    taken = {"LegalMovesAsJoinedSeat": link(f"{GAME}/legal-moves", "get", "the moves of the"
-                                            " seat just taken", joined)}
-    taken["LeaveAsJoinedSeat"] = link(f"{GAME}/leave", "post", "free the seat again", joined)
-    paths[f"{GAME}/join"]["post"]["responses"]["201"]["links"] = taken
-
-    play = link(f"{GAME}/moves", "post", "the seat plays its first legal move", same_seat,
-                move="$response.body#/legal_moves/0", expected_version="$response.body#/version")
-    paths[f"{GAME}/legal-moves"]["get"]["responses"]["200"]["links"] = {
-        "PlayFirstLegalMove": play}
-    paths[f"{GAME}/moves"]["post"]["responses"]["200"]["links"] = {
-        "PlayNextLegalMove": play,
-        "LegalMovesAfter": link(f"{GAME}/legal-moves", "get", "the seat's moves now",
-                                same_seat),
-        "SuggestNext": link(f"{GAME}/suggest", "post", "the AI's advice to the seat",
-                            same_seat),
-        "HistoryAfter": link(f"{GAME}/history", "get", "the log as the seat sees it",
-                             same_seat),
-        "RematchAfter": link(f"{GAME}/rematch", "post", "the next game, once this one is"
-                             " over", same_seat)}
 
 
 def _drop_litestar_default_400(operation: dict[str, Any]) -> None:

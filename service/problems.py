@@ -15,10 +15,12 @@ from service.bodies.common import TITLES, Problem
 from service.reviewer import ReviewNotFound, SeatOutOfRange
 from service.robots import AIBusy, BudgetRefused, HintsOff, NotYourTurn
 from service.drain import Draining
+from service.game_limits import OverLimit
 from service.limits import RateLimited
 from service.lobby import BadCursor, NoSuchSeat, SeatUnavailable
 from service.arena.challenges import ChallengeClosed, ChallengeNotFound
-from service.arena.series import SeriesNotFound, TooManySeries
+from service.arena.series import (ForbiddenContestant, NotSeriesOwner, SeriesNotFound,
+                                   TooManySeries)
 from service.matchmaking import TicketNotFound
 from service.archive import ArchiveUnavailable
 from service.sessions import (GameArchived, GameNotFound, GameNotOver, IdempotencyMismatch, InvalidGame,
@@ -38,17 +40,42 @@ def problem(request: Request, status: int, slug: str, detail: str,
     return Response(body, status_code=status, media_type=MEDIA_TYPE, headers=headers)
 
 
+# Where a refused value was, as a detail names it (Litestar's `source` of an error, or
+# ours: service/controllers and service/decoding set it on what they refuse).
+_PLACES = {"query": "query parameter", "header": "header", "path": "path parameter",
+           "cookie": "cookie"}
+
+
+def _named(request: Request, key: object) -> object:
+    """A parameter as the document names it: Litestar names one by its argument
+    (`last_event_id`), the document by its header or query name (`Last-Event-ID`)."""
+    try:
+        parameter = request.route_handler.parsed_fn_signature.parameters[str(key)]
+    except (AttributeError, KeyError):
+        return key  # named by us (service/controllers), as the document does
+    definition = parameter.kwarg_definition
+    return getattr(definition, "header", None) or getattr(definition, "query", None) or key
+
+
 def _validation(request: Request, exc: ValidationException) -> Response:
-    reasons = []
+    body, elsewhere = [], []
     for item in exc.extra if isinstance(exc.extra, list) else []:
-        key = item.get("key") if isinstance(item, dict) else None
-        if key == "data" and item.get("message") == "'data'":  # Litestar: no body at all
+        if not isinstance(item, dict):
+            body.append(str(item))
+            continue
+        key, message = item.get("key"), item.get("message", item)
+        if key == "data" and message == "'data'":  # Litestar: no body at all
             return problem(request, 400, "malformed-request",
                            "the request body is empty; send a JSON object")
-        where = "" if key in (None, "data") else f" - at `$.{key}`"
-        reasons.append(f"{item.get('message', item) if isinstance(item, dict) else item}{where}")
-    detail = "; ".join(reasons) or str(exc.detail)
-    return problem(request, 400, "invalid-request", f"invalid request body: {detail}")
+        source = item.get("source", "body")
+        place = _PLACES.get(getattr(source, "value", source))
+        if place is None:
+            body.append(message if key in (None, "data") else f"{message} - at `$.{key}`")
+        else:
+            elsewhere.append(f"invalid {place} `{_named(request, key)}`: {message}")
+    if body or not elsewhere:
+        elsewhere.insert(0, f"invalid request body: {'; '.join(body) or exc.detail}")
+    return problem(request, 400, "invalid-request", "; ".join(elsewhere))
 
 
 def _http(request: Request, exc: HTTPException) -> Response:
@@ -110,8 +137,9 @@ HANDLERS = {
     Unauthorized: lambda r, e: problem(r, 401, "unauthorized", str(e),
                                        headers={"WWW-Authenticate": "Bearer"}),
     InvalidGame: lambda r, e: problem(r, 422, "invalid-game", str(e)),
+    OverLimit: lambda r, e: problem(r, 422, e.slug, str(e)),
     UnknownPlayer: lambda r, e: problem(r, 403, "unknown-player", str(e)),
-    PlayerNotFound: lambda r, e: problem(r, 404, "player-not-found", "no player has this id"),
+    PlayerNotFound: lambda r, e: problem(r, 404, "player-not-found", str(e)),
     TicketNotFound: lambda r, e: problem(r, 404, "ticket-not-found",
                                          "this player has no ticket with this id"),
     ChallengeNotFound: lambda r, e: problem(r, 404, "challenge-not-found",
@@ -119,6 +147,8 @@ HANDLERS = {
     ChallengeClosed: lambda r, e: problem(r, 409, "challenge-closed", str(e)),
     SeriesNotFound: lambda r, e: problem(r, 404, "series-not-found", "no series has this id"),
     TooManySeries: lambda r, e: problem(r, 409, "too-many-series", str(e)),
+    NotSeriesOwner: lambda r, e: problem(r, 403, "not-series-owner", str(e)),
+    ForbiddenContestant: lambda r, e: problem(r, 403, "forbidden-contestant", str(e)),
     MoveRejected: lambda r, e: problem(r, 422, "illegal-move", str(e),
                                        legal_moves=e.legal_moves),
     VersionConflict: lambda r, e: problem(r, 409, "version-conflict", str(e),

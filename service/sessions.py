@@ -18,6 +18,7 @@ import msgspec
 
 import core
 from service.deadlines import Deadlines
+from service.game_limits import GameLimits
 from service.limits import SeatBudget
 from service.meta import Clock, Meta
 from service.outbox import Outbox
@@ -67,7 +68,7 @@ class GameNotOver(Exception):
 
 
 class PlayerNotFound(Exception):
-    """No player has this id."""
+    """No player has this id; the message says which, where it was named in a body."""
 
 
 class UnknownPlayer(Exception):
@@ -134,8 +135,10 @@ class Next:
 
 
 class Sessions:
-    def __init__(self, store: Store, archive: Archive | None = None) -> None:
+    def __init__(self, store: Store, archive: Archive | None = None,
+                 limits: GameLimits | None = None) -> None:
         self.store = store
+        self.limits = limits or GameLimits()  # what every new game obeys, however made
         self.archive = archive  # where finished games are read once the store forgets them
         self.players = None if archive is None else Players(archive)
         self.deadlines = Deadlines(store)
@@ -149,7 +152,10 @@ class Sessions:
         """A new game; its id, session and a secret token per human seat (None for an AI
         or an open seat)."""
         options = None if request.options is None else request.options.for_core()
-        state = self.new_state(request.game, request.players, request.seed, options)
+        clock = None if request.turn_seconds is None else \
+            Clock(request.turn_seconds, request.on_timeout)
+        state = self.new_state(request.game, request.players, request.seed, options, clock,
+                               ai_seats)
         kinds = [seat.type for seat in request.seats] if request.seats else \
             ["human"] * state.players
         tokens, hashes = zip(*[new_token() if kind == "human" else (None, None)
@@ -161,8 +167,6 @@ class Sessions:
                  for seat in request.seats or ()] or [None] * state.players
         names = [name or (player.name[:24] if player else None)
                  for name, player in zip(names, bound)]
-        clock = None if request.turn_seconds is None else \
-            Clock(request.turn_seconds, request.on_timeout)
         ai_seats = ai_seats or [None] * state.players
         meta = Meta(game=state.game, players=state.players, seeded=request.seed is not None,
                     token_hashes=list(hashes), created=time.time(),
@@ -174,7 +178,8 @@ class Sessions:
                     rated=request.rated)
         # Hints (a strong AI) only where they wrong nobody: not between people (seats
         # left open for others), nor in a rated game, whose rating they would inflate.
-        meta = msgspec.structs.replace(meta, hints="open" not in kinds and not meta.is_rated())
+        off = "people" if "open" in kinds else "rated" if meta.is_rated() else None
+        meta = msgspec.structs.replace(meta, hints=off is None, hints_off=off)
         game_id, session = await self.create_from(meta.with_deadlines(state.to_move, None),
                                                   state)
         return game_id, session, list(tokens)
@@ -186,9 +191,13 @@ class Sessions:
             raise UnknownPlayer("this player key opens no player (POST /v1/players makes one)")
         return found
 
-    @staticmethod
-    def new_state(game: str, players: int, seed: int | None,
-                   options: dict[str, Any] | None) -> core.GameState:
+    def new_state(self, game: str, players: int, seed: int | None,
+                  options: dict[str, Any] | None, clock: Clock | None = None,
+                  ai: list[Budget | None] | None = None) -> core.GameState:
+        """The first state of a new game, if the core takes the game and its options and
+        the clock and AI seats are within this server's limits (OverLimit): the one check
+        every way of starting a game goes through, before anything is kept."""
+        self.limits.check(clock, ai)
         try:
             return core.new_game(game, players, seed=seed, options=options)
         except ValueError as error:

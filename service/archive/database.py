@@ -130,10 +130,12 @@ class Archive:
         row = await self.run(run)
         return None if row is None else ArchivedGame(**row._mapping)
 
-    async def export(self, where: ExportFilter) -> AsyncIterator[tuple[int, str, str]]:
-        """(ended_ms, id, document) of every game matching where, in the order they ended,
-        read EXPORT_BATCH rows at a time (a server-side cursor on PostgreSQL)."""
-        query = select(games.c.ended_ms, games.c.id, games.c.document).where(
+    async def export(self, where: ExportFilter
+                     ) -> AsyncIterator[tuple[int, str, str, int | None]]:
+        """(ended_ms, id, document, rated_order) of every game matching where, in the order
+        they ended, read EXPORT_BATCH rows at a time (a server-side cursor on PostgreSQL)."""
+        query = select(games.c.ended_ms, games.c.id, games.c.document,
+                       games.c.rated_order).where(
             *_conditions(where)).order_by(games.c.ended_ms, games.c.id)
         if where.player is not None:  # read in the order of the player's own index
             query = query.where(games.c.id.in_(select(game_players.c.game_id).where(
@@ -141,8 +143,8 @@ class Archive:
         try:
             async with self._engine.connect() as conn:
                 rows = await conn.stream(query.execution_options(yield_per=EXPORT_BATCH))
-                async for ended_ms, game_id, document in rows:
-                    yield ended_ms, game_id, document
+                async for ended_ms, game_id, document, rated_order in rows:
+                    yield ended_ms, game_id, document, rated_order
         except SQLAlchemyError as error:
             if _faults(error):
                 raise ArchiveUnavailable(str(error.__cause__ or error)) from error

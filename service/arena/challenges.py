@@ -18,7 +18,7 @@ from typing import Literal
 
 import msgspec
 
-from service.arena.tables import Contestant, Table, check_table, make_game, started_event
+from service.arena.tables import Contestant, Table, make_game, started_event
 from service.background import Background
 from service.bodies.arena import TableOptions
 from service.inbox import Inbox
@@ -103,10 +103,11 @@ class Challenges(Background):
                     seat: int | None, expires_in: float) -> Challenge:
         """A new challenge; seats in a random order unless the challenger chose its own."""
         everyone = [challenger, *opponents]
-        check_table(len(everyone), everyone)
-        # The core refuses a player count or options of no game before anything is kept.
-        self.sessions.new_state(game, len(everyone), None, None if options is None else
-                                msgspec.convert(options, TableOptions).for_core())
+        # The game it would start is checked before anything is kept: its contestants,
+        # the core's rules and this server's limits.
+        Table(game, None if options is None else
+              msgspec.convert(options, TableOptions).for_core(), everyone, turn_seconds,
+              rated).check(self.sessions)
         order = list(opponents)
         secrets.SystemRandom().shuffle(order)
         place = secrets.randbelow(len(everyone)) if seat is None else seat

@@ -48,6 +48,15 @@ class SeriesNotFound(Exception):
     pass
 
 
+class ForbiddenContestant(Exception):
+    """A series that would seat another person's player: only AI levels, bots and the
+    key's own player play series."""
+
+
+class NotSeriesOwner(Exception):
+    """A change to a series asked by a player other than the one who started it."""
+
+
 class TooManySeries(Exception):
     """A new series from a player who has RUNNING_PER_OWNER running already."""
 
@@ -100,7 +109,8 @@ class SeriesRunner(Background):
                      deals: int, duplicate: bool, turn_seconds: int, options: dict | None,
                      at_once: int) -> SeriesRow:
         check_table(players, contestants)
-        self.sessions.new_state(game, players, None, options)  # the core checks the game
+        # Its games are checked before anything is kept: the core's rules, the limits.
+        Table(game, options, contestants, turn_seconds, rated=False).check(self.sessions)
         if await self.book.running_of(owner) >= RUNNING_PER_OWNER:
             raise TooManySeries(f"{RUNNING_PER_OWNER} series of this player are running: wait"
                                 " for one to finish, or stop one (DELETE /v1/series/{id})")
@@ -122,8 +132,9 @@ class SeriesRunner(Background):
 
     async def cancel(self, owner: str, series_id: str) -> SeriesRow:
         row = await self.get(series_id)
-        if row.owner != owner:
-            raise SeriesNotFound(series_id)  # another player's series is not theirs to see
+        if row.owner != owner:  # anyone reads a series (GET), only its owner stops it
+            raise NotSeriesOwner(f"only the player who started series {series_id} stops it;"
+                                 " this key's player did not")
         if await self.book.cancel(series_id, int(time.time() * 1000)):
             await self._tell(row, "series_finished", {"series": row.id, "status": "cancelled"},
                              once=f"series-end:{row.id}")

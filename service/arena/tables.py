@@ -8,7 +8,7 @@ from service.meta import Clock, Meta
 from service.ratings import level_of
 from service.robots import Robots
 from service.schemas import Budget
-from service.sessions import InvalidGame, Session, Sessions, token_hash
+from service.sessions import InvalidGame, PlayerNotFound, Session, Sessions, token_hash
 from service.archive.players import Player
 
 
@@ -29,13 +29,13 @@ class Contestant:
 
 
 async def contestants(sessions: Sessions, ids: list[str]) -> list[Contestant]:
-    """The contestants these ids name, in order; InvalidGame naming an unknown one."""
+    """The contestants these ids name, in order; PlayerNotFound naming an unknown one."""
     assert sessions.players is not None
     found = await sessions.players.by_ids(list(dict.fromkeys(ids)))
     unknown = [player_id for player_id in ids if player_id not in found]
     if unknown:
-        raise InvalidGame(f"no player has the id {unknown[0]!r} (a player's id, or ai-1 to"
-                          " ai-5 for an AI level)")
+        raise PlayerNotFound(f"no player has the id {unknown[0]} (a player's id, or ai-1 to"
+                             " ai-5 for an AI level)")
     return [Contestant.of(found[player_id]) for player_id in ids]
 
 
@@ -49,21 +49,38 @@ class Table:
     rated: bool
     seed: int | None = None    # chosen by the server: never shown, never derived from another
 
+    def clock(self) -> Clock:
+        """A slow seat's move is made by the AI when its turn clock runs out."""
+        return Clock(self.turn_seconds, "ai")
+
+    def ai(self) -> list[Budget | None]:
+        """Each seat's AI budget: its level's, None for a player."""
+        return [None if seat.level is None else Budget(level=seat.level) for seat in self.seats]
+
+    def check(self, sessions: Sessions) -> None:
+        """InvalidGame or OverLimit unless a game of this table can be made: its
+        contestants, the core's rules and this server's limits, as make_game checks
+        them (nothing is made or kept here)."""
+        check_table(len(self.seats), self.seats)
+        sessions.new_state(self.game, len(self.seats), self.seed, self.options, self.clock(),
+                           self.ai())
+
 
 async def make_game(sessions: Sessions, robots: Robots, table: Table, game_id: str,
                     tokens: list[str | None]) -> Session:
     """Makes the game (GameExists if game_id is taken) and starts its AI seats' turns.
     tokens: each seat's secret token, None for an AI seat. A seat whose player is slow
     has its move made by the AI when its turn clock runs out."""
-    state = sessions.new_state(table.game, len(table.seats), table.seed, table.options)
-    ai = [None if seat.level is None else Budget(level=seat.level) for seat in table.seats]
+    ai = table.ai()
+    state = sessions.new_state(table.game, len(table.seats), table.seed, table.options,
+                               table.clock(), ai)
     meta = Meta(game=state.game, players=state.players, seeded=table.seed is not None,
                 token_hashes=[None if token is None else token_hash(token) for token in tokens],
                 created=time.time(), ai=ai if any(ai) else None,
                 names=[seat.name for seat in table.seats], listed=False,
-                options=table.options, clock=Clock(table.turn_seconds, "ai"),
+                options=table.options, clock=table.clock(),
                 player_ids=[None if seat.level is not None else seat.id for seat in table.seats],
-                rated=table.rated, hints=False)
+                rated=table.rated, hints=False, hints_off="arena")
     _, session = await sessions.create_from(meta.with_deadlines(state.to_move, None), state,
                                             game_id=game_id)
     if robots.robot_to_move(session) is not None:

@@ -46,6 +46,9 @@ class ExportedGameBase(msgspec.Struct, Generic[EntryT, ResultT], kw_only=True):
     seats: list[ArchivedSeat]
     version: int                 # the number of logged changes
     entries: list[EntryT]        # the whole log, as GET .../history gives it after the end
+    # The place of a rated game in the order the archive updated ratings (1, 2, ...; not
+    # the export's order of ending): recomputing ratings goes in this order. Null unrated.
+    rated_order: int | None
     cursor: str
 
 

@@ -6,9 +6,14 @@ import msgspec
 
 from service.schemas import GameName, GameOptions
 
-# A player's id (p_...) or an AI level's (ai-1 .. ai-5).
+# A player's id (p_...) or an AI level's (ai-1 .. ai-5; the document lists the levels
+# this server plays: service/exact_requests.py).
 ContestantId = Annotated[str, msgspec.Meta(pattern=r"^(p_[A-Za-z0-9_-]{16}|ai-[1-5])$")]
-TurnSeconds = Annotated[int, msgspec.Meta(ge=1, le=86_400)]
+# From this server's TURN_SECONDS_MIN (service/game_limits.py checks it); null or absent:
+# the default clock below, or TURN_SECONDS_MIN where that is longer.
+TurnSeconds = Annotated[int, msgspec.Meta(ge=1, le=86_400)] | None
+CHALLENGE_TURN_SECONDS = 60
+SERIES_TURN_SECONDS = 10
 
 
 class TableOptions(GameOptions, forbid_unknown_fields=True, omit_defaults=True):
@@ -23,7 +28,7 @@ class ChallengeRequest(msgspec.Struct, forbid_unknown_fields=True):
     game: GameName
     opponents: Annotated[list[ContestantId], msgspec.Meta(min_length=1, max_length=4)]
     options: TableOptions | None = None
-    turn_seconds: TurnSeconds = 60          # each decision's clock; the AI moves on timeout
+    turn_seconds: TurnSeconds = None        # each decision's clock; the AI moves on timeout
     rated: bool = True                      # rated if eligible: no seed, players and AI only
     seat: Annotated[int, msgspec.Meta(ge=0, le=4)] | None = None
     expires_in: Annotated[int, msgspec.Meta(ge=10, le=86_400)] = 600  # seconds to answer
@@ -67,7 +72,7 @@ class SeriesRequest(msgspec.Struct, forbid_unknown_fields=True):
     contestants: Annotated[list[ContestantId], msgspec.Meta(min_length=2, max_length=5)]
     deals: Annotated[int, msgspec.Meta(ge=1, le=2_000)] = 100
     duplicate: bool = True
-    turn_seconds: TurnSeconds = 10
+    turn_seconds: TurnSeconds = None
     options: TableOptions | None = None
     at_once: Annotated[int, msgspec.Meta(ge=1, le=16)] = 4
 
@@ -149,16 +154,23 @@ class SeriesBody(msgspec.Struct, kw_only=True):
     games: str                              # GET this for every game, with its replay
 
 
+class SeriesGameSeat(msgspec.Struct, kw_only=True):
+    """One seat of a series' game: who played it, and once the game is over the seat's
+    rank (1: first) and points (null for a game that scores none: Crabe vs Poulpe)."""
+    seat: int
+    contestant: int                         # its index in the series' `contestants`
+    rank: int | None
+    points: float | None
+
+
 class SeriesGameBody(msgspec.Struct, kw_only=True):
     index: int
     deal: int
     rotation: int
     game_id: str
-    seats: list[int]                        # each seat's contestant (index)
+    seats: list[SeriesGameSeat]             # in seat order: seats[s] is seat s
     started_at: str
     ended_at: str | None
-    ranks: list[int] | None                 # each contestant's rank, once over
-    scores: list[float] | None              # each contestant's points, where the game has them
     replay: str                             # GET: every version with every card, once over
 
 

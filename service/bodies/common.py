@@ -44,7 +44,7 @@ class GameBodyBase(msgspec.Struct, Generic[ViewT, MoveT, ResultT], kw_only=True)
     seats: list[SeatInfo]
     clock: Clock | None
     rematch: str | None          # the next game's id, once a seat asked for a rematch
-    hints: bool                  # POST .../suggest answers (false in a game between people)
+    hints: bool                  # POST .../suggest answers (false between people, rated, arena)
 
 
 class LegalMovesBase(msgspec.Struct, Generic[MoveT], kw_only=True):

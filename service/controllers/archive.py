@@ -81,7 +81,7 @@ class ArchiveController(Controller):
                          description="at most this many games")) -> Stream:
         if game is not None and game not in core.GAMES:
             raise ValidationException(extra=[{"message": f"game is one of {', '.join(core.GAMES)}",
-                                              "key": "game"}])
+                                              "key": "game", "source": "query"}])
         after = None
         if cursor is not None:
             ended_ms, _, last_id = cursor.partition("~")
@@ -103,17 +103,19 @@ def _ms(text: str | None, name: str) -> int | None:
     except ValueError:
         raise ValidationException(extra=[{
             "message": f"{name} is an instant with its offset, e.g. 2026-11-01T00:00:00Z,"
-                       f" got {text!r}", "key": name}]) from None
+                       f" got {text!r}", "key": name, "source": "query"}]) from None
 
 
 async def _lines(sessions: Sessions, where: ExportFilter, limit: int) -> AsyncIterator[bytes]:
-    """The export's body in chunks of whole lines: each stored record with its cursor."""
+    """The export's body in chunks of whole lines: each stored record with the order its
+    ratings were updated in (null if unrated) and its cursor."""
     if sessions.archive is None:
         return
     chunk: list[str] = []
     size = sent = 0
-    async for ended_ms, game_id, document in sessions.archive.export(where):
-        line = f'{document[:-1]},"cursor":"{ended_ms}~{game_id}"}}\n'
+    async for ended_ms, game_id, document, rated_order in sessions.archive.export(where):
+        order = "null" if rated_order is None else rated_order
+        line = f'{document[:-1]},"rated_order":{order},"cursor":"{ended_ms}~{game_id}"}}\n'
         chunk.append(line)
         size += len(line)
         sent += 1

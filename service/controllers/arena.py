@@ -5,23 +5,30 @@ from collections.abc import AsyncIterator
 
 import msgspec
 from litestar import Controller, HttpMethod, Request, Response, delete, get, post, route
-from litestar.exceptions import ValidationException
 from litestar.params import Parameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from service.archive.series import SeriesRow
+from service.archive.series import SeriesGame, SeriesRow
 from service.arena.challenges import Challenges
-from service.arena.series import SeriesNotFound, SeriesRunner, seating, spec_of
+from service.arena.series import ForbiddenContestant, SeriesRunner, seating, spec_of
 from service.arena.tables import Contestant, contestants
-from service.bodies.arena import (ChallengeBody, ChallengeRequest, SeriesBody, SeriesGameBody,
-                                  SeriesGames, SeriesRequest)
+from service.bodies.arena import (CHALLENGE_TURN_SECONDS, SERIES_TURN_SECONDS, ChallengeBody,
+                                  ChallengeRequest, SeriesBody, SeriesGameBody, SeriesGames,
+                                  SeriesGameSeat, SeriesRequest)
 from service.controllers.players import iso, key_holder
 from service.inbox import Inbox
 from service.openapi import EVENT_STREAM, problems
 from service.sessions import InvalidGame, Sessions
 
-EVENT_ID = re.compile(r"^[0-9]{1,20}-[0-9]{1,20}$")
+EVENT_ID = re.compile(r"^[0-9]{1,20}-[0-9]{1,20}$")  # an event's id, as sent
+# Last-Event-ID may be empty (an EventSource that has seen no id may send it so): none.
+RESUME_HEADER = r"^([0-9]{1,20}-[0-9]{1,20})?$"
 SERIES_PAGE = 100
+
+
+def clock(sessions: Sessions, asked: int | None, default: int) -> int:
+    """The turn clock asked for, or the default within this server's limits."""
+    return sessions.limits.clock_within(default) if asked is None else asked
 
 
 def challenge_body(challenges: Challenges, challenge, player_id: str) -> ChallengeBody:
@@ -32,7 +39,7 @@ class ChallengesController(Controller):
     path = "/v1/challenges"
     tags = ["arena"]
 
-    @post("/", status_code=201, responses=problems(400, 401, 413, 422, 429, 503),
+    @post("/", status_code=201, responses=problems(400, 401, 404, 413, 422, 429, 503),
           summary="Challenge players or AI levels to a game (Authorization: Bearer <player key>)")
     async def offer(self, data: ChallengeRequest, request: Request, sessions: Sessions,
                     challenges: Challenges) -> ChallengeBody:
@@ -43,8 +50,9 @@ class ChallengesController(Controller):
         opponents = await contestants(sessions, data.opponents)
         found = await challenges.offer(
             Contestant.of(player), opponents, data.game,
-            None if data.options is None else msgspec.to_builtins(data.options), data.turn_seconds,
-            data.rated, data.seat, data.expires_in)
+            None if data.options is None else msgspec.to_builtins(data.options),
+            clock(sessions, data.turn_seconds, CHALLENGE_TURN_SECONDS), data.rated,
+            data.seat, data.expires_in)
         return challenge_body(challenges, found, player.id)
 
     @get("/{challenge_id:str}", responses=problems(401, 404, 503),
@@ -91,7 +99,7 @@ class SeriesController(Controller):
     path = "/v1/series"
     tags = ["arena"]
 
-    @post("/", status_code=201, responses=problems(400, 401, 409, 413, 422, 429, 503),
+    @post("/", status_code=201, responses=problems(400, 401, 403, 404, 409, 413, 422, 429, 503),
           summary="Start a series of deals between contestants (Authorization: Bearer <player key>)")
     async def create(self, data: SeriesRequest, request: Request, sessions: Sessions,
                      runner: SeriesRunner) -> SeriesBody:
@@ -99,10 +107,12 @@ class SeriesController(Controller):
         found = await contestants(sessions, data.contestants)
         others = [c.id for c in found if c.kind == "human" and c.id != owner.id]
         if others:
-            raise InvalidGame(f"{others[0]} is a person's player: a series plays AI levels,"
-                              " bots and the key's own player")
+            raise ForbiddenContestant(f"{others[0]} is a person's player: a series seats AI"
+                                      " levels, bots and the key's own player, never another"
+                                      " person")
         row = await runner.create(owner.id, data.game, data.players, found, data.deals,
-                                  data.duplicate, data.turn_seconds,
+                                  data.duplicate,
+                                  clock(sessions, data.turn_seconds, SERIES_TURN_SECONDS),
                                   None if data.options is None else data.options.for_core(),
                                   data.at_once)
         return await series_body(runner, row)
@@ -118,7 +128,7 @@ class SeriesController(Controller):
         """Both methods of a series (Litestar's own answer lists the first only)."""
         return Response(None, status_code=204, headers={"Allow": "DELETE, GET, HEAD, OPTIONS"})
 
-    @delete("/{series_id:str}", status_code=200, responses=problems(401, 404, 503),
+    @delete("/{series_id:str}", status_code=200, responses=problems(401, 403, 404, 503),
             summary="Stop a running series (its owner): no game starts after this")
     async def cancel(self, series_id: str, request: Request, sessions: Sessions,
                      runner: SeriesRunner) -> SeriesBody:
@@ -137,15 +147,20 @@ class SeriesController(Controller):
         page = rows[:SERIES_PAGE]
         return SeriesGames(games=[SeriesGameBody(
             index=game.index, deal=game.deal, rotation=game.rotation, game_id=game.game_id,
-            seats=seating(row.players, game.rotation), started_at=iso(game.started_ms) or "",
-            ended_at=iso(game.ended_ms),
-            ranks=None if not game.outcome else [
-                game.outcome["ranks"].get(str(i), 0) for i in range(row.players)],
-            scores=None if not game.outcome or not game.outcome.get("scores") else [
-                game.outcome["scores"][str(i)] for i in range(row.players)],
-            replay=f"/v1/games/{game.game_id}/replay") for game in page],
+            seats=game_seats(row.players, game), started_at=iso(game.started_ms) or "",
+            ended_at=iso(game.ended_ms), replay=f"/v1/games/{game.game_id}/replay")
+            for game in page],
             next=f"/v1/series/{row.id}/games?after={page[-1].index}"
             if len(rows) > SERIES_PAGE else None)
+
+
+def game_seats(players: int, game: SeriesGame) -> list[SeriesGameSeat]:
+    """A series' game seat by seat; its outcome keeps ranks and points by contestant."""
+    outcome = game.outcome or {}
+    ranks, points = outcome.get("ranks") or {}, outcome.get("scores") or {}
+    return [SeriesGameSeat(seat=seat, contestant=contestant,
+                           rank=ranks.get(str(contestant)), points=points.get(str(contestant)))
+            for seat, contestant in enumerate(seating(players, game.rotation))]
 
 
 async def series_body(runner: SeriesRunner, row: SeriesRow) -> SeriesBody:
@@ -171,12 +186,17 @@ class PlayerEventsController(Controller):
     @get("/", responses=problems(400, 401, 503), media_type=EVENT_STREAM,
          summary="The key's player's events as Server-Sent Events: challenges, its games"
                  " starting (with the seat token) and ending, its series' progress")
-    async def events(self, request: Request, sessions: Sessions, inbox: Inbox) -> ServerSentEvent:
+    async def events(self, request: Request, sessions: Sessions, inbox: Inbox,
+                     last_event_id: str | None = Parameter(
+                         header="Last-Event-ID", default=None, pattern=RESUME_HEADER,
+                         description="resume after this event (its `id` as sent);"
+                                     " empty: from the oldest event kept"),
+                     after: str | None = Parameter(
+                         query="after", default=None, pattern=EVENT_ID.pattern,
+                         description="resume after this event (as Last-Event-ID, for a"
+                                     " client that cannot set headers)")) -> ServerSentEvent:
         player = await key_holder(request, sessions)
-        after = request.headers.get("last-event-id") or request.query_params.get("after")
-        if after is not None and not EVENT_ID.match(after):
-            raise ValidationException("Last-Event-ID (or ?after=) is an event's id as sent"
-                                      f" (<number>-<number>), got {after[:40]!r}")
+        after = last_event_id or after or None
 
         async def events() -> AsyncIterator[ServerSentEventMessage | str]:
             since = after

@@ -25,12 +25,13 @@ VERSION = r"^[0-9]{0,18}$"
 HEADERS = {"Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no"}
 
 
-def _version(raw: str | None, name: str) -> int | None:
+def _version(raw: str | None, name: str, source: str) -> int | None:
     if not raw:  # an EventSource that has seen no id sends none (or, some, an empty one)
         return None
     if not raw.isdigit() or len(raw) > 18:
         raise ValidationException(extra=[{"message": f"{name} must be a version (a whole"
-                                                     f" number >= 0), got {raw[:40]!r}"}])
+                                                     f" number >= 0), got {raw[:40]!r}",
+                                           "key": name, "source": source}])
     return int(raw)
 
 
@@ -128,9 +129,9 @@ class EventsController(Controller):
                          description="events after the first carry only what changed in"
                                      " the caller's game body (a JSON Patch), not the whole"
                                      " body")) -> Stream:
-        resume = _version(last_event_id, "Last-Event-ID")
+        resume = _version(last_event_id, "Last-Event-ID", "header")
         if resume is None:
-            resume = _version(since, "since")
+            resume = _version(since, "since", "query")
         session = await load(sessions, game_id)
         seat = sessions.seat_of(session, bearer_token(request) or token or None)
         return EventStream(hub.follower(session, seat, resume, delta), media_type=EVENT_STREAM,

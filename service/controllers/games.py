@@ -18,7 +18,7 @@ from service.limits import SeatBudget, seat_budget
 from service.lobby import CURSOR, MAX_PAGE, Lobby
 from service.robots import HintsOff, Robots
 from service.schemas import Budget, CreateGame, MoveRequest
-from service.sessions import GameNotFound, InvalidGame, Session, Sessions, Unauthorized
+from service.sessions import GameNotFound, Session, Sessions, Unauthorized
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
@@ -48,12 +48,8 @@ class GamesController(Controller):
 
     @post("/", status_code=201, responses=problems(400, 403, 413, 422, 429, 503),
           summary="Create a game; returns a secret token per human seat, once")
-    async def create(self, data: CreateGame, request: Request, sessions: Sessions,
-                     robots: Robots, lobby: Lobby) -> Created:
-        shortest = request.app.state.settings.turn_seconds_min
-        if data.turn_seconds is not None and data.turn_seconds < shortest:
-            raise InvalidGame(f"turn_seconds is {shortest} to 86,400 on this server,"
-                              f" got {data.turn_seconds}")
+    async def create(self, data: CreateGame, sessions: Sessions, robots: Robots,
+                     lobby: Lobby) -> Created:
         game_id, session, tokens = await sessions.create(data, robots.seats_of(data))
         await lobby.list_if_waiting(session)
         if robots.robot_to_move(session) is not None:
@@ -88,7 +84,7 @@ class GamesController(Controller):
                           description="next_cursor of the page before")) -> WaitingList:
         if game is not None and game not in core.GAMES:
             raise ValidationException(extra=[{"message": f"game is one of {', '.join(core.GAMES)}",
-                                              "key": "game"}])
+                                              "key": "game", "source": "query"}])
         page = await lobby.waiting(game, cursor, limit)
         return WaitingList(games=page["games"], next_cursor=page["next_cursor"])
 
@@ -134,7 +130,7 @@ class GamesController(Controller):
         if idempotency_key is not None and not IDEMPOTENCY_KEY.match(idempotency_key):
             raise ValidationException(extra=[{
                 "message": "Idempotency-Key must be 1 to 200 printable ASCII characters",
-                "key": "Idempotency-Key"}])
+                "key": "Idempotency-Key", "source": "header"}])
         if not GAME_ID.match(game_id):
             raise GameNotFound(game_id)
         response, meta = await sessions.play(game_id, bearer_token(request), data,
@@ -153,8 +149,7 @@ class GamesController(Controller):
         if seat is None:
             raise Unauthorized("suggestions need the seat's token: Authorization: Bearer <token>")
         if not session.meta.hints:
-            raise HintsOff("the AI's suggestions are off in a game between people (it was"
-                           " created with open seats): each player plays on their own")
+            raise HintsOff(session.meta.hints_off_reason())
         found = await robots.suggest_for_client(session, seat, data)
         return bodies.suggestion_body({
             "id": game_id, "game": session.meta.game, "version": session.record.version,

@@ -90,7 +90,7 @@ class PlayersController(Controller):
                     ) -> PlayerGames:
         players = directory(sessions)
         if not PLAYER_ID.match(player_id) or await players.profile(player_id) is None:
-            raise PlayerNotFound(player_id)
+            raise PlayerNotFound("no player has this id")
         before = None
         if cursor is not None:
             ended_ms, _, game_id = cursor.partition("~")
@@ -111,7 +111,7 @@ class PlayersController(Controller):
         found = await players.profile(player_id, history=HISTORY) \
             if PLAYER_ID.match(player_id) else None
         if found is None:
-            raise PlayerNotFound(player_id)
+            raise PlayerNotFound("no player has this id")
         player, standings = found
         ratings = [_rating(player, standing, standing["history"]) for standing in standings]
         return PlayerBody(id=player.id, name=player.name, kind=player.kind,  # type: ignore[arg-type]
@@ -180,7 +180,7 @@ class LeaderboardsController(Controller):
                 after = (float(value), last, int(rank))
             except ValueError:
                 raise ValidationException(extra=[{"message": "not a leaderboard cursor",
-                                                  "key": "cursor"}]) from None
+                                                  "key": "cursor", "source": "query"}]) from None
         page = await players.leaderboard(pool, after, limit + 1)
         lines = [_line(ranked) for ranked in page[:limit]]
         you = None

@@ -36,7 +36,7 @@ async def _replay_all(url: str) -> int:
     archive = Archive(url)
     count = 0
     try:
-        async for _, game_id, raw in archive.export(ExportFilter()):
+        async for _, game_id, raw, _ in archive.export(ExportFilter()):
             document = msgspec.json.decode(raw)
             row = await archive.get(game_id)
             state, versions = replayed(row.initial, document["entries"])

@@ -149,7 +149,7 @@ def test_a_challenge_is_shown_to_its_parties_only(client):
 
 def test_bad_challenges_are_refused_with_a_precise_message(client):
     ann = new_player(client, "Ann", "bot")
-    cases = [({"opponents": ["p_nobodyhasthisid0"]}, 422, "no player has the id"),
+    cases = [({"opponents": ["p_nobodyhasthisid0"]}, 404, "no player has the id"),
              ({"opponents": [ann["id"]]}, 422, "at most once"),
              ({"opponents": ["ai-9"]}, 400, "opponents"),
              ({"opponents": ["ai-1"], "seat": 3}, 422, "seat is 0 to 1"),

@@ -8,6 +8,7 @@ Bounded to seconds here; the long run (thousands of cases, the same command) is
 import re
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from tests.service.conftest import STORES
@@ -35,6 +36,39 @@ def test_the_plain_schemathesis_cli_finds_nothing_on_every_phase(fuzzed):
     if failures_of(run):  # "N generated, 1 found 1 unique failures": the floor's only
         passed = generated
     assert generated == passed > 1000, summary
+    document = httpx.get(f"{fuzzed.url}/schema/openapi.json").json()
+    assert_no_operation_lacks_a_way_to_its_data(run, document)
+
+
+def warned(run, title: str) -> list[tuple[str, str]]:
+    """The operations (method, path) a warning block of the run lists."""
+    start = run.stdout.find(f"\n{title}")
+    if start < 0:
+        return []
+    block = run.stdout[start + 1:]
+    block = block[:block.find("\n\n", block.find("💡"))]
+    return [(method.lower(), path) for method, path in
+            re.findall(r"^\s+- (GET|POST|PATCH|PUT|DELETE) (\S+)", block, re.MULTILINE)]
+
+
+def assert_no_operation_lacks_a_way_to_its_data(run, document: dict) -> None:
+    """What the run's warnings may still say, and why nothing more.
+
+    "Missing test data" (only 404s) lists operations whose data another operation makes;
+    none may be there because no link leads to it (the document's links reach every such
+    operation: test_contract_document.py); what is left is the random walk's budget
+    ("never reached") or its choices ("the linked data was not usable": a game's rematch
+    asked before its end), which a longer run settles (docs/reliability.md).
+
+    "Authentication failed" (only 401/403): schemathesis 4 computes it from the unit phases
+    alone (cli/commands/run/warnings.py, _check_warnings), whose requests carry no
+    credential a server made (a seat's token, a player's key) unless one is configured,
+    which a plain run does not; links, which carry them, act in the stateful phase only.
+    So it may list operations that take a credential, and no other."""
+    assert "No links point to" not in run.stdout, run.stdout[-6000:]
+    for method, path in warned(run, "Authentication failed"):
+        security = document["paths"][path][method].get("security", [])
+        assert {"seatToken": []} in security or {"playerKey": []} in security, (method, path)
 
 
 def conformance_floor(run, failure: str) -> bool:

@@ -7,6 +7,7 @@ the token included. Nothing here names a path, a header or a field of the API.
 """
 
 import re
+import time
 from typing import Any
 
 import httpx
@@ -127,3 +128,67 @@ def test_a_client_following_only_the_documents_links_plays_a_whole_game(api, cli
                       "links", {}))
     statuses = play_by_links(links, create, {"game": game, "players": 2})
     assert statuses.count(200) > 10 and set(statuses) <= {200, 409}
+
+
+def followed(client: LinkClient, chain: tuple[tuple[str, str], Step], name: str,
+             status: int) -> tuple[tuple[str, str], Step]:
+    """The link followed, answering status."""
+    found = client.follow(*chain, name)
+    assert found is not None, f"{name} does not resolve"
+    assert found[1].response.status_code == status, (name, found[1].response.text)
+    return found
+
+
+def play_seat_to_the_end(client: LinkClient, seated: tuple[tuple[str, str], Step],
+                         read: str) -> tuple[tuple[str, str], Step]:
+    """One seat against the server's AI, through the links only: the seat's moves (the
+    link `read` of seated), its first legal move, again until the game is over. The last
+    move's step."""
+    last = None
+    for _ in range(2000):
+        moves = followed(client, seated, read, 200)
+        chain = client.follow(*moves, "PlayFirstLegalMove")
+        while chain is not None and chain[1].response.status_code == 200:
+            last = chain
+            if chain[1].response.json()["status"] == "over":
+                return last
+            chain = client.follow(*chain, "PlayNextLegalMove")
+        if chain is None and last is not None and followed(
+                client, seated, read.replace("LegalMoves", "Read"), 200)[1].response.json()[
+                    "status"] == "over":
+            return last
+        time.sleep(0.02)  # the AI is to move
+    raise AssertionError("the game did not end")
+
+
+def test_a_new_players_links_reach_its_routes_and_a_whole_game_against_the_ai(client):
+    """Told only how to make a player, a client reaches by links: the player's pages, a
+    challenge of an AI level played to its end (then its replay, a review, a rematch), a
+    ticket the AI fills, and a series of AI levels with its games."""
+    links = LinkClient(client, client.get("/schema/openapi.json").json())
+    create = next((method, path) for method, path, operation in links.operations.values()
+                  if "ChallengeAi" in operation["responses"].get("201", {}).get("links", {}))
+    player = (create, links.send(*create, {}, {}, {"name": "Linked", "kind": "bot"}))
+    assert player[1].response.status_code == 201, player[1].response.text
+    for name in ("ReadMe", "ReadPlayer", "PlayersGames"):
+        followed(links, player, name, 200)
+    followed(links, followed(links, player, "ReadMe", 200), "MyGames", 200)
+
+    challenge = followed(links, player, "ChallengeAi", 201)
+    followed(links, challenge, "ReadChallenge", 200)
+    last = play_seat_to_the_end(links, challenge, "AcceptedLegalMoves")
+    followed(links, last, "ReplayAfter", 200)
+    followed(links, followed(links, last, "ReviewAfter", 202), "ReadReview", 200)
+    followed(links, followed(links, last, "RematchAfter", 201), "LegalMovesInRematch", 200)
+
+    ticket = followed(links, player, "QueueFilledByAi", 201)
+    assert ticket[1].response.json()["status"] == "seated", ticket[1].response.text
+    for name in ("ReadTicket", "TicketEvents", "SeatedLegalMoves", "SeatedRead",
+                 "CancelTicket"):
+        followed(links, ticket, name, 200)
+
+    series = followed(links, player, "SeriesOfAi", 201)
+    followed(links, series, "SeriesGames", 200)
+    followed(links, series, "FirstSeriesGame", 200)
+    followed(links, series, "ReadSeries", 200)
+    followed(links, series, "StopSeries", 200)

@@ -133,6 +133,8 @@ def test_a_game_between_two_bound_players_rates_both_as_openskill_does(client):
     record = [line for line in exported(client, player=ann["id"]) if line["id"] == created["id"]]
     assert len(record) == 1 and record[0]["rated"] is True
     assert [seat["player"] for seat in record[0]["seats"]] == [ann["id"], bob["id"]]
+    # its place in the order ratings were updated, which a recompute follows
+    assert isinstance(record[0]["rated_order"], int) and record[0]["rated_order"] >= 1
 
 
 def test_a_seat_joined_with_a_player_key_is_bound_to_that_player(client):
@@ -175,6 +177,8 @@ def test_an_unrated_game_counts_the_games_played_but_changes_no_rating(client, c
     found = rating(client, ann["id"], "cup-the-crab")
     assert found["rated_games"] == 0 and found["games"] == (2 if case == "one player twice" else 1)
     assert (found["mu"], found["sigma"]) == (MODEL.mu, MODEL.sigma) and found["history"] == []
+    [record] = exported(client, id=created["id"])
+    assert record["rated"] is False and record["rated_order"] is None
 
 
 def test_a_game_every_seat_abandons_has_no_winner_and_rates_nobody(client):

@@ -58,16 +58,18 @@ def test_a_duplicate_series_plays_each_deal_once_per_rotation_with_the_same_card
     games = games_of(client, done)
     assert [(g["index"], g["deal"], g["rotation"]) for g in games] == \
         [(i, i // 2, i % 2) for i in range(6)]
-    assert [g["seats"] for g in games] == [[0, 1], [1, 0]] * 3
+    assert [[seat["contestant"] for seat in g["seats"]] for g in games] == [[0, 1], [1, 0]] * 3
+    assert all([seat["seat"] for seat in g["seats"]] == [0, 1] for g in games)
     for deal in range(3):
         first, second = (first_position(client, g) for g in games[2 * deal:2 * deal + 2])
         assert first == second  # the same cards, every one of them
     assert first_position(client, games[0]) != first_position(client, games[2])
-    for game in games:  # a game's ranks are the contestants' in the game's own result
+    for game in games:  # each seat's rank and points, as in the game's own result
         seats = client.get(f"/v1/games/{game['game_id']}").json()
         assert seats["status"] == "over" and seats["rated"] is False
-        by_seat = {p["seat"]: p["rank"] for p in seats["result"]["ranking"]}
-        assert game["ranks"] == [by_seat[game["seats"].index(c)] for c in range(2)]
+        by_seat = {p["seat"]: (p["rank"], p["score"]) for p in seats["result"]["ranking"]}
+        assert [(seat["rank"], seat["points"]) for seat in game["seats"]] == \
+            [by_seat[0], by_seat[1]]
 
 
 def test_without_duplicate_deals_every_game_has_its_own_cards(client):
@@ -86,7 +88,10 @@ def test_the_crosstable_counts_every_game_and_gives_both_intervals(client):
     assert (cell["a"], cell["b"], cell["games"], cell["deals"]) == (0, 1, 8, 4)
     assert cell["a_wins"] + cell["draws"] + cell["b_wins"] == 8
     games = games_of(client, done)
-    a_wins = sum(1 for game in games if game["ranks"][0] < game["ranks"][1])
+    def rank(game: dict, contestant: int) -> int:
+        return next(seat["rank"] for seat in game["seats"] if seat["contestant"] == contestant)
+
+    a_wins = sum(1 for game in games if rank(game, 0) < rank(game, 1))
     assert cell["a_wins"] == a_wins
     for interval in (cell["difference"], cell["paired_difference"]):
         assert interval["low"] <= interval["mean"] <= interval["high"]
@@ -97,7 +102,8 @@ def test_the_crosstable_counts_every_game_and_gives_both_intervals(client):
 
 def test_a_series_is_refused_a_persons_player_or_a_table_of_the_wrong_size(client):
     owner, person = new_player(client, "Owner", "bot"), new_player(client, "Person")
-    cases = [({"contestants": [person["id"], "ai-1"]}, 422, "a person's player"),
+    cases = [({"contestants": [person["id"], "ai-1"]}, 403, "a person's player"),
+             ({"contestants": ["p_nobodyhasthisid0", "ai-1"]}, 404, "no player has the id"),
              ({"contestants": ["ai-1", "ai-2", "ai-3"]}, 422, "need 2 contestants"),
              ({"contestants": ["ai-1", "ai-2"], "deals": 0}, 400, "deals"),
              ({"contestants": ["ai-1", "ai-2"], "game": "crabe-vs-poulpe", "players": 3},
@@ -112,8 +118,12 @@ def test_a_series_is_refused_a_persons_player_or_a_table_of_the_wrong_size(clien
 def test_a_series_stopped_by_its_owner_starts_no_more_games(client):
     owner, other = new_player(client, "Owner", "bot"), new_player(client, "Other", "bot")
     series = start(client, owner, contestants=["ai-5", "ai-5"], deals=50, at_once=1)
-    assert client.delete(f"/v1/series/{series['id']}",
-                         headers=auth(other["key"])).status_code == 404
+    refused = client.delete(f"/v1/series/{series['id']}", headers=auth(other["key"]))
+    assert refused.status_code == 403, refused.text  # it reads the series, it may not stop it
+    assert refused.json()["type"] == "/problems/not-series-owner"
+    assert refused.json()["detail"] == f"only the player who started series {series['id']}" \
+        " stops it; this key's player did not"
+    assert client.get(f"/v1/series/{series['id']}").json()["status"] == "running"
     stopped = client.delete(f"/v1/series/{series['id']}", headers=auth(owner["key"]))
     assert stopped.status_code == 200 and stopped.json()["status"] == "cancelled"
     time.sleep(1)
@@ -142,7 +152,8 @@ def test_a_slow_bots_moves_are_made_by_the_clock_and_counted_as_timeouts(client)
     series = start(client, bot, contestants=[bot["id"], "ai-1"], deals=1, turn_seconds=1,
                    at_once=2, game="crabe-vs-poulpe")
     games = games_of(client, client.get(f"/v1/series/{series['id']}").json())
-    seats = {g["game_id"]: g["seats"].index(0) for g in games}
+    seats = {g["game_id"]: next(seat["seat"] for seat in g["seats"] if seat["contestant"] == 0)
+             for g in games}
     tokens = _tokens_from_stream(client, bot, set(seats))
     skipped = {game_id: 0 for game_id in seats}
 
@@ -204,7 +215,7 @@ def test_a_series_goes_on_when_the_replica_running_it_dies():
             assert [(g["deal"], g["rotation"]) for g in games] == \
                 [(i // 2, i % 2) for i in range(16)]
             assert len({g["game_id"] for g in games}) == 16
-            assert all(g["ranks"] is not None for g in games)
+            assert all(seat["rank"] is not None for g in games for seat in g["seats"])
             assert done["crosstable"][0]["games"] == 16
 
 

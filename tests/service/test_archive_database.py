@@ -63,7 +63,7 @@ def test_the_export_pages_in_the_order_games_ended_and_filters(url):
         await archive.write([game(11, 5_000), game(12, 4_000), game(13, 5_000, "crabe-vs-poulpe")])
 
         async def ids(where):
-            return [found async for _, found, _ in archive.export(where)
+            return [found async for _, found, _, _ in archive.export(where)
                     if found in ("contract-11", "contract-12", "contract-13")]
         return (await ids(ExportFilter()), await ids(ExportFilter(after=(5_000, "contract-11"))),
                 await ids(ExportFilter(game="crabe-vs-poulpe")),

@@ -233,3 +233,33 @@ def test_budgets_are_exactly_one_kind_within_this_servers_caps(document):
                    for other in ("level", "iterations", "time_ms") if other != kind)
     assert kinds["iterations"]["maximum"] == 20_000 and kinds["time_ms"]["maximum"] == 2_000
     assert kinds["level"]["maximum"] == max(core.ai.LEVELS)
+
+
+def test_every_operation_that_needs_what_another_makes_is_the_target_of_a_link(document):
+    """An id in the path, a seat's token or a player's key: some operation makes each, and
+    a link from it says how to pass it on, so that a client (or a stateful fuzzer) that
+    follows only the document reaches every operation with real data."""
+    targets: dict[str, list[dict[str, Any]]] = {}
+    for _, _, operation in operations(document):
+        for response in operation["responses"].values():
+            for link in response.get("links", {}).values():
+                targets.setdefault(link["operationId"], []).append(link)
+    for method, path, operation in operations(document):
+        needs_id = "{" in path
+        needs_key = {"playerKey": []} in operation.get("security", [])
+        if not needs_id and not needs_key:
+            continue
+        found = targets.get(operation["operationId"], [])
+        assert found, f"no link leads to {method.upper()} {path}"
+        if needs_key:
+            assert any("header.Authorization" in link["parameters"] for link in found), path
+
+
+def test_no_link_reads_an_id_out_of_a_page_that_may_be_empty(document):
+    for method, path, operation in operations(document):
+        for response in operation["responses"].values():
+            for name, link in response.get("links", {}).items():
+                expressions = [*link["parameters"].values(),
+                               *link.get("requestBody", {}).values()]
+                paged = [e for e in expressions if isinstance(e, str) and "/games/0/" in e]
+                assert not paged, (method, path, name)

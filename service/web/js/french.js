@@ -302,7 +302,7 @@ add({
   "That move is not allowed now.": "Ce coup n'est pas permis maintenant.",
   "The game moved on meanwhile: here is where it stands now.": "La partie a avancé entre-temps : la voici où elle en est.",
   "You have nothing to decide now.": "Vous n'avez rien à décider maintenant.",
-  "Hints are off in a game between people: each plays on their own.": "Pas de conseils dans une partie entre personnes : chacun joue seul.",
+  "Hints are off in this game: each player plays on their own.": "Pas de conseils dans cette partie : chacun joue seul.",
   "The AI is busy with other hints: try again in a moment.": "L'IA est occupée par d'autres conseils : réessayez dans un instant.",
   "The server refused this AI budget.": "Le serveur a refusé ce budget pour l'IA.",
   "Too many requests at once: wait a moment and try again.": "Trop de requêtes à la fois : attendez un instant et réessayez.",

@@ -71,7 +71,7 @@ const PROBLEMS = {
   "illegal-move": "That move is not allowed now.",
   "version-conflict": "The game moved on meanwhile: here is where it stands now.",
   "not-your-turn": "You have nothing to decide now.",
-  "hints-off": "Hints are off in a game between people: each plays on their own.",
+  "hints-off": "Hints are off in this game: each player plays on their own.",
   "ai-busy": "The AI is busy with other hints: try again in a moment.",
   "budget-refused": "The server refused this AI budget.",
   "rate-limited": "Too many requests at once: wait a moment and try again.",
