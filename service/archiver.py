@@ -1,8 +1,10 @@
 """Every finished game into the archive, exactly once, from whichever replica gets there.
 
 Every replica runs two drain passes at once (one reads the store while the other waits for
-the database). Each pass leases a batch of the outbox's entries
-(service.outbox), reads those games from the live store, writes the finished ones to the
+the database), when a game ends (the outbox's bell rings on every replica), when an
+entry's lease lapses (its replica died mid-pass) or, should rings be lost, after
+LONGEST_SECONDS; never on a short timer while nothing is due. Each pass leases a batch of
+the outbox's entries (service.outbox), reads those games from the live store, writes the finished ones to the
 database in one transaction (a game archived before is left as it was), and only then
 removes the entries and lets the games' keys expire a while later (they were kept since
 the game ended). A crash anywhere repeats work and never loses or doubles a game; with the
@@ -29,10 +31,11 @@ from service.inbox import Inbox
 from service.outbox import Entry
 from service.sessions import Session, Sessions, iso_time
 from service.store import FinishedGame, StoreUnavailable, keys
+from service.wakeups import LONGEST_SECONDS
 
 log = logging.getLogger("service.archiver")
 
-TICK_SECONDS = 0.5       # between passes while the outbox is empty
+TICK_SECONDS = 0.5       # at least between passes (unless a backlog): a ring per game ended
 PER_BUCKET = 64          # entries leased per bucket and pass (16 buckets) on an idle replica
 BUSY_PER_BUCKET = 4      # ... and on one that serves requests: a pass is a few ms of work
 BUILT_AT_ONCE = 16       # records built between two turns of the event loop
@@ -155,6 +158,7 @@ class Archiver:
         self._stats_at = self._forgot_at = 0.0
         self._preparing = asyncio.Lock()
         self._tasks: list[asyncio.Task] = []
+        self.ingested: list[Callable[[], None]] = []  # told when games were written
 
     async def start(self) -> None:
         """Checks (or migrates) the archive's schema, then starts draining. A schema that
@@ -183,7 +187,9 @@ class Archiver:
 
     async def _run(self, first: bool) -> None:
         while True:
-            pause = TICK_SECONDS
+            # After the pause, the next pass waits for `due` (the outbox's next entry
+            # due), a game that ends, or LONGEST_SECONDS.
+            pause, due = TICK_SECONDS, 0.0
             try:
                 await self._prepare()
                 await self._forget_expired(time.time())
@@ -197,6 +203,8 @@ class Archiver:
                     self.lag.failing = None
                 if leased == per_bucket * len(keys.ARCHIVE_BUCKETS):  # a backlog: go on
                     pause = self.pace.rest(time.perf_counter() - started)
+                else:
+                    due = await self.sessions.outbox.next_due()
             except (StoreUnavailable, ArchiveUnavailable) as error:
                 log.warning("archive drain paused: %s", error)
                 self.lag.failing = str(error)
@@ -206,6 +214,7 @@ class Archiver:
                 pause = RETRY_SECONDS
             await self._read_stats()
             await asyncio.sleep(pause)
+            await self.sessions.outbox.bell.sleep_until(due, LONGEST_SECONDS)
 
     async def drain_all(self) -> int:
         """Passes until the outbox has nothing due, PASSES at once; how many entries."""
@@ -247,6 +256,9 @@ class Archiver:
                                          if entry.game_id not in unsettled])
         await self.sessions.store.release([game_id for game_id in rows
                                            if game_id not in unsettled], self.kept_seconds)
+        if len(rows) > len(unsettled):
+            for listener in self.ingested:
+                listener()
         return len(entries)
 
     async def _write(self, batch: list[ArchivedGame], now: float) -> set[str]:
