@@ -30,9 +30,10 @@ class Bell:
         self.topic = topic
         self._rung = asyncio.Event()
         self._listening = False
-        # When this replica's loop will wake by itself (epoch seconds); infinity while
-        # it works (it may have read the index already), so that work arriving
-        # meanwhile rings (ring_before).
+        # The due time this replica's loop sleeps until (epoch seconds; infinity while it
+        # works, as it may have read its index already): work due earlier rings
+        # (ring_before). Not capped by `longest`: every replica that read the index
+        # knows the same earliest due time (or was rung since), whenever it read it.
         self.wakes_at = math.inf
 
     def ring_here(self) -> None:
@@ -49,9 +50,9 @@ class Bell:
             pass
 
     async def ring_before(self, due: float) -> None:
-        """Rings if work due at `due` is earlier than this replica's loop would wake.
-        Every replica reads the same index, so none plans to wake later than this one
-        does, unless it was rung since: no other replica needs the ring either."""
+        """Rings if work due at `due` is earlier than the due time this replica's loop
+        sleeps until. Every replica read that time from the same index, or was rung
+        since by whoever made it earlier: none needs the ring either."""
         if due < self.wakes_at:
             await self.ring()
 
@@ -61,7 +62,7 @@ class Bell:
             self.store.on_ring(self.topic, self._rung.set)
             self._listening = True
         timeout = min(max(0.0, due - time.time()), longest)
-        self.wakes_at = time.time() + timeout
+        self.wakes_at = due
         try:
             await asyncio.wait_for(self._rung.wait(), timeout)
         except TimeoutError:
