@@ -7,9 +7,9 @@ Every replica runs one timer task. It sleeps until the earliest deadline of the 
 (service.deadlines), or until a deadline armed earlier than that rings the clocks' bell
 (on every replica, through the store; and at the latest after LONGEST_SECONDS, should
 rings be lost). Then it reads the due entries of every bucket of the index, claims each
-with a removal that only one replica wins, and applies the timeout through the normal compare-and-set commit at the version
-the deadline was set: if the seat moved in time, the version moved on and the stale entry
-is dropped. So a timeout happens at most once, and at least once while any replica runs,
+with a removal that only one replica wins, and applies the timeout through the normal
+compare-and-set commit at the version the deadline was set: if the seat moved in time,
+the version moved on and the stale entry is dropped. So a timeout happens at most once, and at least once while any replica runs,
 also when no request ever reaches the game.
 """
 

@@ -19,8 +19,8 @@ class Notices:
     """Pub/sub may drop messages while the connection is down; the log does not, so after
     every (re)connection each watched game gets a notice of version -1 and its streams
     re-read the log from where they are, and every bell rings (its loop reads its index
-    again). A connection that fails moves on to the next of
-    the nodes `urls()` names (in a cluster: any node, when the first one is down).
+    again). A connection that fails moves on to the next of the nodes `urls()` names (in
+    a cluster: any node, when the first one is down).
     """
 
     def __init__(self, urls: Callable[[], list[str]]) -> None:
