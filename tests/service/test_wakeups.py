@@ -5,9 +5,12 @@ its longest sleep; a ring before an earlier due time reaches the other replicas.
 import asyncio
 import time
 
+import httpx
+
 from service.store import RedisStore
 from service.wakeups import Bell
-from tests.service.servers import SHARED_REDIS
+from tests.service.play import create
+from tests.service.servers import SHARED_REDIS, PrivateRedis, server
 
 
 def replicas(scenario):
@@ -64,3 +67,24 @@ def test_work_due_after_the_loops_next_wake_rings_nobody():
         return await sleeper, await watcher
     woke_here, woke_there = replicas(scenario)
     assert woke_here > 0.9 and woke_there > 0.9
+
+
+def test_a_deadline_armed_on_a_replica_that_dies_is_applied_on_time_by_another():
+    """The commit that arms a deadline rings the other replicas' clocks (they slept with
+    nothing due): killed right after, its replica leaves the timeout to another, which
+    applies it when due, not up to 30 s later (its longest sleep)."""
+    redis = PrivateRedis()
+    env = {"REDIS_URL": redis.url, "TURN_SECONDS_MIN": "1", "ACCESS_LOG": "0"}
+    try:
+        with server(env) as doomed, server(env) as survivor:
+            time.sleep(1)  # both idle, their clocks asleep with nothing due
+            with httpx.Client(base_url=doomed.url, timeout=30) as client:
+                game = create(client, "cup-the-crab", 2, turn_seconds=1, on_timeout="forfeit")
+            doomed.process.kill()
+            doomed.process.wait()
+            # Not read meanwhile: a read of an overdue game would arm its clock again.
+            time.sleep(5)
+            found = httpx.get(f"{survivor.url}/v1/games/{game['id']}", timeout=30).json()
+            assert found["status"] == "over", "the timeout waits for the survivor's next look"
+    finally:
+        redis.stop()
