@@ -70,6 +70,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     clocks = Clocks(sessions, robots)
     matchmaker = Matchmaker(sessions, robots)
     reviewer = Reviewer(sessions, settings)
+    archiver.ingested.append(runner.bell.ring_here)  # a series' game ended: it may go on
     # Modules, routes and schemas live as long as the process, and so do open streams:
     # keeping them out of the collector's way shortens every full collection, hence the
     # latency tail (service/collector.py).

@@ -1,12 +1,16 @@
 """Every finished game into the archive, exactly once, from whichever replica gets there.
 
 Every replica runs two drain passes at once (one reads the store while the other waits for
-the database). Each pass leases a batch of the outbox's entries
-(service.outbox), reads those games from the live store, writes the finished ones to the
+the database), when a game ends (the outbox's bell rings on every replica), when an
+entry's lease lapses (its replica died mid-pass) or, should rings be lost, after
+LONGEST_SECONDS; never on a short timer while nothing is due. Each pass leases a batch of
+the outbox's entries (service.outbox), reads those games from the live store, writes the finished ones to the
 database in one transaction (a game archived before is left as it was), and only then
 removes the entries and lets the games' keys expire a while later (they were kept since
 the game ended). A crash anywhere repeats work and never loses or doubles a game; with the
-database down, moves go on, the outbox grows, and this drains it when it is back.
+database down, moves go on, the outbox grows, and this drains it when it is back. A game
+whose record the database refuses (an integrity or data error) is set aside, where an
+operator sees it and can retry it, instead of holding its batch up for ever.
 """
 
 import asyncio
@@ -21,20 +25,21 @@ import msgspec
 import core
 from prometheus_client import Counter, Gauge
 
-from service.archive import Archive, ArchivedGame, ArchiveUnavailable
+from service.archive import Archive, ArchivedGame, ArchiveRefused, ArchiveUnavailable
 from service.config import Settings
 from service.inbox import Inbox
 from service.outbox import Entry
 from service.sessions import Session, Sessions, iso_time
 from service.store import FinishedGame, StoreUnavailable, keys
+from service.wakeups import LONGEST_SECONDS
 
 log = logging.getLogger("service.archiver")
 
-TICK_SECONDS = 0.5       # between passes while the outbox is empty
+TICK_SECONDS = 0.5       # at least between passes (unless a backlog): a ring per game ended
 PER_BUCKET = 64          # entries leased per bucket and pass (16 buckets) on an idle replica
 BUSY_PER_BUCKET = 4      # ... and on one that serves requests: a pass is a few ms of work
 BUILT_AT_ONCE = 16       # records built between two turns of the event loop
-RETRY_SECONDS = 2.0      # after a pass the database or the store refused
+RETRY_SECONDS = 2.0      # after a pass the database or the store failed
 GRACE_SECONDS = 30.0     # an entry whose commit has not landed by then never will
 STATS_SECONDS = 1.0      # the outbox's depth and lag are read this often
 # Passes at once: one reads the store and builds records while another waits for the
@@ -44,6 +49,9 @@ PASSES = 2
 ARCHIVED = Counter("crab_archive_games_written_total", "Finished games written to the archive")
 OUTBOX_DEPTH = Gauge("crab_archive_outbox_depth", "Finished games waiting for the archive",
                      multiprocess_mode="max")
+REFUSED = Gauge("crab_archive_refused_games", "Finished games the archive's database refused,"
+                " set aside: `python -m service.archive refused` lists them",
+                multiprocess_mode="max")
 ARCHIVE_LAG = Gauge("crab_archive_lag_seconds", "How long the longest-waiting finished game"
                     " has waited for the archive", multiprocess_mode="max")
 
@@ -54,6 +62,7 @@ class Lag:
     depth: int = 0
     seconds: float = 0.0
     failing: str | None = None   # why the last pass failed, if it did
+    refused: int = 0             # games the database refused, set aside (docs/archive.md)
 
 
 class Pace:
@@ -149,6 +158,7 @@ class Archiver:
         self._stats_at = self._forgot_at = 0.0
         self._preparing = asyncio.Lock()
         self._tasks: list[asyncio.Task] = []
+        self.ingested: list[Callable[[], None]] = []  # told when games were written
 
     async def start(self) -> None:
         """Checks (or migrates) the archive's schema, then starts draining. A schema that
@@ -177,7 +187,9 @@ class Archiver:
 
     async def _run(self, first: bool) -> None:
         while True:
-            pause = TICK_SECONDS
+            # After the pause, the next pass waits for `due` (the outbox's next entry
+            # due), a game that ends, or LONGEST_SECONDS.
+            pause, due = TICK_SECONDS, 0.0
             try:
                 await self._prepare()
                 await self._forget_expired(time.time())
@@ -191,6 +203,8 @@ class Archiver:
                     self.lag.failing = None
                 if leased == per_bucket * len(keys.ARCHIVE_BUCKETS):  # a backlog: go on
                     pause = self.pace.rest(time.perf_counter() - started)
+                else:
+                    due = await self.sessions.outbox.next_due()
             except (StoreUnavailable, ArchiveUnavailable) as error:
                 log.warning("archive drain paused: %s", error)
                 self.lag.failing = str(error)
@@ -200,6 +214,7 @@ class Archiver:
                 pause = RETRY_SECONDS
             await self._read_stats()
             await asyncio.sleep(pause)
+            await self.sessions.outbox.bell.sleep_until(due, LONGEST_SECONDS)
 
     async def drain_all(self) -> int:
         """Passes until the outbox has nothing due, PASSES at once; how many entries."""
@@ -235,11 +250,44 @@ class Archiver:
                     now - entry.ended_ms / 1000 > GRACE_SECONDS:
                 settled.append(entry)  # a commit that lost its race or failed
             # else its commit may still land: the lease brings the entry back
-        ARCHIVED.inc(len(await self.archive.write(list(rows.values()))))
-        await self._tell_ended(list(ended.values()))
-        await self.sessions.outbox.done(settled)
-        await self.sessions.store.release(list(rows), self.kept_seconds)
+        unsettled = await self._write(list(rows.values()), now)
+        await self._tell_ended([ended[game_id] for game_id in ended if game_id not in unsettled])
+        await self.sessions.outbox.done([entry for entry in settled
+                                         if entry.game_id not in unsettled])
+        await self.sessions.store.release([game_id for game_id in rows
+                                           if game_id not in unsettled], self.kept_seconds)
+        if len(rows) > len(unsettled):
+            for listener in self.ingested:
+                listener()
         return len(entries)
+
+    async def _write(self, batch: list[ArchivedGame], now: float) -> set[str]:
+        """Writes the batch; if the database refuses it, each game alone, and a game it
+        refuses alone is set aside (Archive.set_aside), counted and logged: retried as
+        it is, it would fail on every pass for ever and hold the batch up with it. A
+        database that cannot be reached is another matter (ArchiveUnavailable, not a
+        refusal): the batch stays in the outbox until it answers.
+
+        The ids of the games neither written nor set aside (refused there too): their
+        entries stay, and come back when their lease lapses."""
+        try:
+            ARCHIVED.inc(len(await self.archive.write(batch)))
+            return set()
+        except ArchiveRefused as error:
+            if len(batch) > 1:  # which one: each alone
+                return {game_id for game in batch for game_id in await self._write([game], now)}
+            refusal = str(error)
+        game = batch[0]
+        log.error("the archive's database refused game %s; set aside (python -m service.archive"
+                  " refused): %s", game.id, refusal)
+        try:
+            await self.archive.set_aside(game, refusal, int(now * 1000))
+        except ArchiveRefused:
+            log.exception("game %s could not be set aside either: it stays in the outbox",
+                          game.id)
+            return {game.id}
+        await self.read_refused()
+        return set()
 
     async def _tell_ended(self, ended: list[Session]) -> None:
         """Each finished game's players (people and bots) learn of its end on their
@@ -274,7 +322,9 @@ class Archiver:
             self._stats_at = now
             try:
                 await self.read_lag()
-            except StoreUnavailable:
+                if not self.lag.failing:
+                    await self.read_refused()
+            except (StoreUnavailable, ArchiveUnavailable):
                 pass
 
     async def read_lag(self) -> Lag:
@@ -286,3 +336,10 @@ class Archiver:
         OUTBOX_DEPTH.set(depth)
         ARCHIVE_LAG.set(self.lag.seconds)
         return self.lag
+
+    async def read_refused(self) -> int:
+        """How many games are set aside now (another replica, or the retry command, may
+        have changed it)."""
+        self.lag.refused = await self.archive.refused_count()
+        REFUSED.set(self.lag.refused)
+        return self.lag.refused

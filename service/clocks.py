@@ -3,15 +3,16 @@
 The same index hands AI turns over between replicas: a stopping replica arms, for each
 game its AI was playing, an entry due at once, and whichever replica claims it plays on.
 
-Every replica runs one timer task. Each tick it reads the due entries of every bucket of
-the deadline index (service.deadlines), claims each with a removal that only one replica
-wins, and applies the timeout through the normal compare-and-set commit at the version
-the deadline was set: if the seat moved in time, the version moved on and the stale entry
-is dropped. So a timeout happens at most once, and at least once while any replica runs,
+Every replica runs one timer task. It sleeps until the earliest deadline of the index
+(service.deadlines), or until a deadline armed earlier than that rings the clocks' bell
+(on every replica, through the store; and at the latest after LONGEST_SECONDS, should
+rings be lost). Then it reads the due entries of every bucket of the index, claims each
+with a removal that only one replica wins, and applies the timeout through the normal
+compare-and-set commit at the version the deadline was set: if the seat moved in time,
+the version moved on and the stale entry is dropped. So a timeout happens at most once, and at least once while any replica runs,
 also when no request ever reaches the game.
 """
 
-import asyncio
 import logging
 import time
 
@@ -22,10 +23,14 @@ from service.robots import Robots
 from service.schemas import Budget
 from service.sessions import GameNotFound, Session, Sessions
 from service.store import StoreUnavailable
+from service.wakeups import LONGEST_SECONDS
 
 log = logging.getLogger("service.clocks")
 
-TICK_SECONDS = 0.25
+RETRY_SECONDS = 1.0     # after a pass that failed
+# A deadline this long past, still armed at the game's version, was claimed by a replica
+# that died before applying it (any read of the game heals that: rearm_if_overdue).
+OVERDUE_SECONDS = 1.0
 TIMEOUT_BUDGET = Budget(iterations=300)  # the AI's move for an absent seat: quick and sound
 
 
@@ -35,14 +40,18 @@ class Clocks(Background):
         self.robots = robots
 
     async def _run(self) -> None:
+        deadlines = self.sessions.deadlines
         while True:
             try:
                 await self.tick(time.time())
+                due = await deadlines.next_due()
             except StoreUnavailable as error:
                 log.warning("turn clocks paused: %s", error)
+                due = time.time() + RETRY_SECONDS
             except Exception:  # one bad game must not stop every clock: log and go on
                 log.exception("turn clock tick failed")
-            await asyncio.sleep(TICK_SECONDS)
+                due = time.time() + RETRY_SECONDS
+            await deadlines.bell.sleep_until(due, LONGEST_SECONDS)
 
     async def tick(self, now: float) -> None:
         deadlines = self.sessions.deadlines
@@ -92,7 +101,7 @@ class Clocks(Background):
         """Arms the earliest deadline again if it is long past: its entry was claimed by a
         replica that died before applying it (any read of the game heals that)."""
         deadline = session.meta.earliest_deadline()
-        if deadline is not None and deadline < time.time() - 4 * TICK_SECONDS and \
+        if deadline is not None and deadline < time.time() - OVERDUE_SECONDS and \
                 session.status == "active":
             await self.sessions.deadlines.arm(session.game_id, session.record.version,
                                               deadline)

@@ -10,11 +10,15 @@ the seats' tokens, before any game exists; then the replica makes the game and m
 tickets seated. A replica that dies in between leaves a claimed group that another finds
 (`queue_stuck`) and seats, under the same id and tokens: no ticket is seated twice, and a
 cancelled or expired ticket never is. Every replica runs the passes; a pass reads a
-bounded number of tickets, never the whole queue.
+bounded number of tickets, never the whole queue. Passes run every PASS_SECONDS while a
+ticket waits or a group is being seated in some queue (windows widen, AI fills come due);
+with every queue empty, they wait for a ticket to join (the queue's bell, on every
+replica: service.wakeups).
 """
 
 import asyncio
 import logging
+import math
 import secrets
 import time
 from typing import Literal
@@ -31,13 +35,14 @@ from service.robots import Robots
 from service.schemas import Budget
 from service.sessions import Session, Sessions, new_game_id, new_token, token_hash
 from service.store import MatchRule, StoreUnavailable, keys
+from service.wakeups import LONGEST_SECONDS, Bell
 
 log = logging.getLogger("service.matchmaking")
 
 TICKET_SECONDS = 600        # a ticket waits at most this long, then expires
 BASE_WINDOW = 3.0           # ratings (mu) this close are paired at once...
 WIDEN_PER_SECOND = 0.5      # ... and the window widens by this much each second waited
-PASS_SECONDS = 0.25         # between pairing passes of every queue
+PASS_SECONDS = 0.25         # between pairing passes of every queue, while one is not empty
 SEATING_LEASE = 10.0        # a claimed group whose game is not made by then is made again
 TURN_SECONDS = 120          # a queue game's turn clock; running out forfeits (rated)
 MAX_GROUPS_A_PASS = 64      # groups seated by one pass of one queue
@@ -103,6 +108,8 @@ class Matchmaker(Background):
         self.sessions = sessions
         self.store = sessions.store
         self.robots = robots
+        self.bell = Bell(self.store, "queue")
+        self.tables = [(game, players) for game in core.GAMES for players in core.PLAYERS[game]]
 
     # -- tickets ---------------------------------------------------------------------
 
@@ -124,6 +131,7 @@ class Matchmaker(Background):
         await self.store.queue_put(queue_of(game, players), ticket.id,
                                    msgspec.json.encode(ticket), ticket.rating, now)
         await self.pair(game, players)  # perhaps someone waits for exactly this ticket
+        await self.bell.ring()  # every replica's passes run while it waits
         return await self.get(player, ticket.id)
 
     async def get(self, player: Player, ticket_id: str) -> Ticket:
@@ -213,17 +221,21 @@ class Matchmaker(Background):
     # -- every replica's passes ---------------------------------------------------------
 
     async def _run(self) -> None:
-        tables = [(game, players) for game in core.GAMES for players in core.PLAYERS[game]]
         while True:
+            waiting = True
             try:
-                for game, players in tables:
+                for game, players in self.tables:
                     await self.pair(game, players)
                     await self._recover(game, players)
+                waiting = await self.store.queue_busy(
+                    [queue_of(game, players) for game, players in self.tables])
             except StoreUnavailable as error:
                 log.warning("matchmaking paused: %s", error)
             except Exception:  # one bad group must not stop the queues
                 log.exception("matchmaking pass failed")
             await asyncio.sleep(PASS_SECONDS)
+            if not waiting:
+                await self.bell.sleep_until(math.inf, LONGEST_SECONDS)
 
     async def _recover(self, game: str, players: int) -> None:
         """Seats the groups a replica claimed and died before seating."""

@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass
 
 from service.store import Store, keys
+from service.wakeups import Bell
 
 LEASE_SECONDS = 10.0   # an archiver holds its entries this long before others may retry
 
@@ -38,6 +39,11 @@ class Entry:
 class Outbox:
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.bell = Bell(store, "archive")  # the drain's, on every replica
+
+    async def ended(self) -> None:
+        """A game's ending commit landed: its entry is due, wherever a drain waits."""
+        await self.bell.ring()
 
     async def intend(self, game_id: str, version: int, now: float) -> None:
         """The commit about to be made ends game_id at version."""
@@ -59,6 +65,12 @@ class Outbox:
             by_bucket.setdefault(entry.bucket, []).append(entry.member)
         await asyncio.gather(*(self.store.index_remove_many(bucket, members)
                                for bucket, members in by_bucket.items()))
+
+    async def next_due(self) -> float:
+        """When the outbox's next entry is due (epoch seconds; infinity if it is empty):
+        one leased by a replica that died is due when its lease lapses."""
+        first = await self.store.index_due(list(keys.ARCHIVE_BUCKETS), math.inf, 1)
+        return min((score for _, _, score in first), default=math.inf)
 
     async def depth(self) -> int:
         """Finished games not archived yet."""

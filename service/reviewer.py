@@ -5,12 +5,15 @@ The search runs in a thread of the reviewer's own (one: the CPU a replica gives 
 one core at most, whatever is asked for), and the core's search releases the GIL, so the
 event loop goes on serving requests. Progress is written after every decision, which also
 renews the lease; a replica that dies leaves a lease that lapses, and another replica
-carries on from the last decision written.
+carries on from the last decision written. An idle reviewer sleeps until a review is
+asked for (the reviews' bell, on every replica) or the next lease lapses
+(service.wakeups).
 """
 
 import asyncio
 import json
 import logging
+import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -23,10 +26,11 @@ from service.config import Settings
 from service.reviews import decisions, marked, reviewed
 from service.sessions import GameNotFound, GameNotOver, InvalidGame, Session, Sessions
 from service.store import StoreUnavailable
+from service.wakeups import LONGEST_SECONDS, Bell
 
 log = logging.getLogger("service.reviews")
 
-POLL_SECONDS = 2.0  # how often an idle reviewer looks for work queued on other replicas
+RETRY_SECONDS = 2.0  # after the archive failed
 
 
 class SeatOutOfRange(Exception):
@@ -48,7 +52,7 @@ class Reviewer(Background):
         self.reviews = Reviews(sessions.archive)
         self.level = settings.review_level
         self.lease_ms = settings.review_lease_seconds * 1000
-        self._wake = asyncio.Event()
+        self.bell = Bell(sessions.store, "reviews")
         self._search = ThreadPoolExecutor(1, thread_name_prefix="review")
 
     @staticmethod
@@ -69,7 +73,7 @@ class Reviewer(Background):
         self.check(session, seat)
         review = await self.reviews.request(session.game_id, seat, self.level, now_ms())
         if review.status != "done":
-            self._wake.set()
+            await self.bell.ring()  # whichever replica is idle takes it
         return review
 
     async def get(self, session: Session, seat: int) -> Review:
@@ -89,8 +93,12 @@ class Reviewer(Background):
 
     async def _run(self) -> None:
         while True:
+            due = time.time() + RETRY_SECONDS
             try:
                 claimed = await self.reviews.claim(now_ms(), self.lease_ms)
+                if claimed is None:
+                    lapse = await self.reviews.next_lapse()
+                    due = math.inf if lapse is None else lapse / 1000
             except ArchiveUnavailable as error:
                 log.warning("reviews: the archive is unavailable: %s", error)
                 claimed = None
@@ -98,11 +106,7 @@ class Reviewer(Background):
                 log.exception("reviews: a claim failed")
                 claimed = None
             if claimed is None:
-                try:
-                    await asyncio.wait_for(self._wake.wait(), POLL_SECONDS)
-                except TimeoutError:
-                    pass
-                self._wake.clear()
+                await self.bell.sleep_until(due, LONGEST_SECONDS)
                 continue
             try:
                 await self._compute(*claimed)

@@ -424,11 +424,14 @@ class Sessions:
             await self.deadlines.arm(pending.game_id, version, deadline)
         elif ends:
             await self.outbox.intend(pending.game_id, version, now)
-        return await self.store.commit(pending.game_id, version - 1, Commit(
+        committed = await self.store.commit(pending.game_id, version - 1, Commit(
             blob=pending.record.blob, meta=pending.record.meta,
             entry=msgspec.json.encode({"version": version, **entry, "at": iso_time(now)}),
             idempotency_key=None if replay is None else replay[0],
             response=b"" if replay is None else replay[1], keep=ends))
+        if committed and ends:
+            await self.outbox.ended()  # (never raises: the commit is made)
+        return committed
 
     async def change(self, game_id: str, build: Callable[[Session], Awaitable[Next | None]]
                      ) -> tuple[Session, Next | None]:

@@ -5,7 +5,8 @@ PostgreSQL when DATABASE_URL names one, else a SQLite file, through one schema
 writes it (`database.Archive`). How games reach it exactly once is service.archiver's.
 """
 
-from service.archive.database import (Archive, ArchivedGame, ArchiveUnavailable,
-                                      ExportFilter, SchemaMismatch)
+from service.archive.database import (Archive, ArchivedGame, ArchiveRefused, ArchiveUnavailable,
+                                      ExportFilter, Refused, SchemaMismatch)
 
-__all__ = ["Archive", "ArchiveUnavailable", "ArchivedGame", "ExportFilter", "SchemaMismatch"]
+__all__ = ["Archive", "ArchiveRefused", "ArchiveUnavailable", "ArchivedGame", "ExportFilter",
+           "Refused", "SchemaMismatch"]

@@ -8,20 +8,27 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, delete, event, func, or_, select, text
+import msgspec
+from sqlalchemy import and_, delete, event, func, or_, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from service.archive import migrate, standings
 from service.archive.standings import Outcome
-from service.archive.tables import game_players, games
+from service.archive.tables import game_players, games, refused_games
 
 EXPORT_BATCH = 500  # rows fetched at a time by an export: its memory whatever its size
 
 
 class ArchiveUnavailable(Exception):
     """The database cannot be reached or refused the statement; nothing was changed."""
+
+
+class ArchiveRefused(ArchiveUnavailable):
+    """The database refused what it was given (an integrity or data error): trying again
+    as it is fails again. For the drain, a record to set aside (Archiver); for any other
+    caller, like any failed statement, nothing was changed."""
 
 
 class SchemaMismatch(Exception):
@@ -45,6 +52,23 @@ class ArchivedGame:
     meta: bytes
     initial: bytes
     rated_order: int | None = None  # a rated game's place in the ratings' order
+
+    def packed(self) -> bytes:
+        return msgspec.msgpack.encode(self.__dict__)
+
+    @staticmethod
+    def unpacked(record: bytes) -> "ArchivedGame":
+        return ArchivedGame(**msgspec.msgpack.decode(record))
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A finished game set aside because the database refused its record."""
+    id: str
+    ended_ms: int
+    refused_ms: int
+    attempts: int
+    error: str
 
 
 @dataclass(frozen=True)
@@ -111,7 +135,11 @@ class Archive:
         insert = (postgresql.insert if self.dialect == "postgresql" else sqlite.insert)(games)
         statement = insert.on_conflict_do_nothing(index_elements=["id"]).returning(games.c.id)
         rows = [game.__dict__ for game in batch]
-        outcomes = {game.id: Outcome.of(game.id, game.ended_ms, game.document) for game in batch}
+        try:
+            outcomes = {game.id: Outcome.of(game.id, game.ended_ms, game.document)
+                        for game in batch}
+        except msgspec.MsgspecError as error:  # a document the standings cannot read
+            raise ArchiveRefused(f"unreadable document: {error}") from error
 
         async def run(conn: AsyncConnection) -> list[str]:
             async with conn.begin():
@@ -123,12 +151,72 @@ class Archive:
 
         return await self.run(run)
 
+    async def set_aside(self, game: ArchivedGame, error: str, now_ms: int) -> None:
+        """Keeps a game whose record the database refused in refused_games, with why
+        (a game set aside before counts one more attempt)."""
+        insert = (postgresql.insert if self.dialect == "postgresql" else sqlite.insert)(
+            refused_games).values(id=game.id, ended_ms=game.ended_ms, refused_ms=now_ms,
+                                  attempts=1, error=error, record=game.packed())
+        statement = insert.on_conflict_do_update(index_elements=["id"], set_={
+            "refused_ms": now_ms, "error": error,
+            "attempts": refused_games.c.attempts + 1})
+
+        async def run(conn: AsyncConnection) -> None:
+            async with conn.begin():
+                await conn.execute(statement)
+
+        await self.run(run)
+
+    async def refused(self) -> list[Refused]:
+        """The games set aside, the earliest ended first."""
+        query = select(refused_games.c.id, refused_games.c.ended_ms, refused_games.c.refused_ms,
+                       refused_games.c.attempts, refused_games.c.error
+                       ).order_by(refused_games.c.ended_ms, refused_games.c.id)
+        return [Refused(*row) for row in await self.run(
+            lambda conn: _rows(conn, query))]
+
+    async def refused_count(self) -> int:
+        return await self.run(lambda conn: _scalar(
+            conn, select(func.count()).select_from(refused_games)))
+
+    async def retry_refused(self, ids: list[str] | None, now_ms: int) -> dict[str, str | None]:
+        """Writes the games set aside (those of ids; all if None) again: each game's
+        error, None if it is archived now (and no longer set aside)."""
+        query = select(refused_games.c.id, refused_games.c.record)
+        if ids is not None:
+            query = query.where(refused_games.c.id.in_(ids))
+        outcome: dict[str, str | None] = {}
+        for game_id, record in await self.run(lambda conn: _rows(conn, query)):
+            try:
+                await self.write([ArchivedGame.unpacked(record)])
+            except ArchiveRefused as error:
+                outcome[game_id] = str(error)
+                await self._refused_again(game_id, str(error), now_ms)
+                continue
+            # Written (or archived before): a crash before this delete retries a game
+            # the archive already keeps, which writes nothing and then deletes it.
+            await self.run(lambda conn, game_id=game_id: _in_transaction(
+                conn, delete(refused_games).where(refused_games.c.id == game_id)))
+            outcome[game_id] = None
+        return outcome
+
+    async def _refused_again(self, game_id: str, error: str, now_ms: int) -> None:
+        await self.run(lambda conn: _in_transaction(conn, update(refused_games).where(
+            refused_games.c.id == game_id).values(
+            error=error, refused_ms=now_ms, attempts=refused_games.c.attempts + 1)))
+
     async def get(self, game_id: str) -> ArchivedGame | None:
+        """The archived game; or the one set aside under its id, so that a game the
+        database refused still answers at its URL once the live store forgot it."""
         async def run(conn: AsyncConnection) -> Any:
-            return (await conn.execute(select(games).where(games.c.id == game_id))).first()
+            found = (await conn.execute(select(games).where(games.c.id == game_id))).first()
+            return found or (await conn.execute(select(refused_games.c.record).where(
+                refused_games.c.id == game_id))).first()
 
         row = await self.run(run)
-        return None if row is None else ArchivedGame(**row._mapping)
+        if row is None:
+            return None
+        return ArchivedGame(**row._mapping) if len(row) > 1 else ArchivedGame.unpacked(row[0])
 
     async def export(self, where: ExportFilter
                      ) -> AsyncIterator[tuple[int, str, str, int | None]]:
@@ -182,6 +270,8 @@ class Archive:
         try:
             async with self._engine.connect() as conn:
                 return await work(conn)
+        except (IntegrityError, DataError) as error:
+            raise ArchiveRefused(str(error.__cause__ or error)) from error
         except SQLAlchemyError as error:
             if _faults(error):
                 raise ArchiveUnavailable(str(error.__cause__ or error)) from error
@@ -192,6 +282,15 @@ class Archive:
 
 async def _scalar(conn: AsyncConnection, query: Any) -> Any:
     return (await conn.execute(query)).scalar_one()
+
+
+async def _rows(conn: AsyncConnection, query: Any) -> list[Any]:
+    return list(await conn.execute(query))
+
+
+async def _in_transaction(conn: AsyncConnection, statement: Any) -> None:
+    async with conn.begin():
+        await conn.execute(statement)
 
 
 def _conditions(where: ExportFilter) -> list[Any]:

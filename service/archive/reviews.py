@@ -10,14 +10,14 @@ took over) stops instead of overwriting the newcomer.
 import secrets
 from dataclasses import dataclass
 
-from sqlalchemy import and_, select, update
+from sqlalchemy import and_, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from service.archive.database import Archive
 from service.archive.tables import reviews
 
-CANDIDATES = 4  # rows a claim tries before giving up until the next poll
+CANDIDATES = 4  # rows a claim tries before giving up until the next pass
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,15 @@ class Reviews:
             row = (await conn.execute(select(reviews).where(
                 reviews.c.game_id == game_id, reviews.c.seat == seat))).first()
             return None if row is None else Review(**row._mapping)
+
+        return await self.archive.run(run)
+
+    async def next_lapse(self) -> int | None:
+        """When the next review not done may be claimed (epoch ms; in the past: now),
+        None if every review is done."""
+        async def run(conn: AsyncConnection) -> int | None:
+            return (await conn.execute(select(func.min(reviews.c.lease_until_ms)).where(
+                reviews.c.status != "done"))).scalar()
 
         return await self.archive.run(run)
 

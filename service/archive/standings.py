@@ -178,7 +178,9 @@ async def record(conn: AsyncConnection, written: list[Outcome]) -> None:
                            .values(rated_order=bindparam("order")),
                            [{"rated_id": outcome.game_id, "order": order}
                             for outcome, order in orders])
-        await conn.execute(rating_changes.insert(), ledger.changes)
+        if ledger.changes:  # none when every seat is an AI level (their ratings are fixed):
+            # an executemany of no rows would insert one row of NULLs
+            await conn.execute(rating_changes.insert(), ledger.changes)
     await _save(conn, ledger)
     seen = max(outcome.ended_ms for outcome in bound)
     await conn.execute(update(players).where(
@@ -216,7 +218,8 @@ async def _save(conn: AsyncConnection, ledger: Ledger, recount_moved: bool = Tru
         set_={column: insert.excluded[column] for column in
               ("mu", "sigma", "conservative", "rated_games", "games", "wins", "ranked",
                "bucket", "recent")})
-    await conn.execute(statement, [standing.row() for standing in ledger.standings.values()])
+    if ledger.standings:  # (a rebuild of an archive nobody played in has none)
+        await conn.execute(statement, [standing.row() for standing in ledger.standings.values()])
     if not recount_moved:
         return
     touched = set()

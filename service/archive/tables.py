@@ -108,6 +108,23 @@ rating_changes = Table(
     Index("rating_changes_by_player", "player_id", "pool", "rated_order"),
 )
 
+# A finished game the database refused to archive (an integrity or data error of that
+# game alone), set aside so that the drain goes on: `python -m service.archive refused`
+# lists them, `... retry` writes them again (docs/archive.md). Kept here rather than in
+# the live store: the embedded store is out of a command's reach, and the live store
+# forgets a game; and in a table with nothing to refuse (no constraint but the id, the
+# whole ArchivedGame one blob: `record`), so that setting a game aside cannot fail as
+# its record did.
+refused_games = Table(
+    "refused_games", metadata,
+    Column("id", Text, primary_key=True),
+    Column("ended_ms", BigInteger, nullable=False),
+    Column("refused_ms", BigInteger, nullable=False),
+    Column("attempts", Integer, nullable=False),      # writes refused, the drain's first
+    Column("error", Text, nullable=False),            # the database's words, the last time
+    Column("record", LargeBinary, nullable=False),    # the ArchivedGame (msgpack)
+)
+
 # A series of the arena (service/arena/series.py): its contestants and format (`spec`,
 # JSON), the secret its deals' seeds and seats' tokens are derived from (never shown), and
 # how far it has got.

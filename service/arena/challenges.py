@@ -10,8 +10,8 @@ game is made under that id and each seat's player told (once-keys); whoever read
 is told twice. A challenge of AI levels only is accepted as it is made.
 """
 
-import asyncio
 import logging
+import math
 import secrets
 import time
 from typing import Literal
@@ -25,11 +25,12 @@ from service.inbox import Inbox
 from service.robots import Robots
 from service.sessions import GameExists, Sessions, iso_time, new_game_id, new_token
 from service.store import StoreUnavailable, keys
+from service.wakeups import LONGEST_SECONDS, Bell
 
 log = logging.getLogger("service.challenges")
 
 KEEP_SECONDS = 86400       # a challenge is kept this long after it is made
-SWEEP_SECONDS = 1.0        # how often expired challenges are looked for
+RETRY_SECONDS = 1.0        # after a sweep that failed
 STARTING_LEASE = 10.0      # a challenge `starting` for this long is finished by its reader
 
 Status = Literal["pending", "starting", "accepted", "declined", "cancelled", "expired"]
@@ -95,6 +96,7 @@ class Challenges(Background):
         self.store = sessions.store
         self.robots = robots
         self.inbox = inbox
+        self.bell = Bell(self.store, "challenges")
 
     # -- the challenger -------------------------------------------------------------
 
@@ -126,6 +128,7 @@ class Challenges(Background):
         if all(seat.answer != "pending" for seat in challenge.seats):
             return await self._start(challenge)
         await self.store.index_add(keys.CHALLENGE_EXPIRY, challenge.id, challenge.expires)
+        await self.bell.ring_before(challenge.expires)
         for opponent in challenge.seats:
             if opponent.answer == "pending":
                 await self.inbox.push(opponent.player, "challenge",
@@ -271,14 +274,19 @@ class Challenges(Background):
     # -- every replica's sweep of expired challenges ---------------------------------
 
     async def _run(self) -> None:
+        """Sweeps when the next challenge expires (woken early by one that expires
+        sooner, made on any replica: service.wakeups)."""
         while True:
+            due = time.time() + RETRY_SECONDS
             try:
                 await self.sweep(time.time())
+                first = await self.store.index_due([keys.CHALLENGE_EXPIRY], math.inf, 1)
+                due = first[0][2] if first else math.inf
             except StoreUnavailable as error:
                 log.warning("challenge expiry paused: %s", error)
             except Exception:
                 log.exception("challenge expiry failed")
-            await asyncio.sleep(SWEEP_SECONDS)
+            await self.bell.sleep_until(due, LONGEST_SECONDS)
 
     async def sweep(self, now: float) -> None:
         for challenge_id, _ in await self.store.index_lease(keys.CHALLENGE_EXPIRY, now,

@@ -13,13 +13,18 @@ its own (`<series>-<index>`) that the store refuses twice; its players are told 
 (once-keys); its outcome is written once. A game started but not in the store (its
 replica died in between) is made again. So no deal is played twice or skipped. At most
 `at_once` games of a series are in play; the next starts as one ends.
+
+The loop passes when a game was archived here (the archive's ingest rings its bell: a
+series game that ended), when a series is made (on every replica), and, while series
+run, every RUNNING_SECONDS: the pass that finds a game whose replica died before making
+it. With no series running, it sleeps (service.wakeups).
 """
 
-import asyncio
 import base64
 import hashlib
 import hmac
 import logging
+import math
 import secrets
 import time
 from typing import Any
@@ -36,10 +41,11 @@ from service.inbox import Inbox
 from service.robots import Robots
 from service.sessions import GameExists, GameNotFound, Session, Sessions
 from service.store import StoreUnavailable
+from service.wakeups import LONGEST_SECONDS, Bell
 
 log = logging.getLogger("service.series")
 
-TICK_SECONDS = 0.25      # between passes over the running series
+RUNNING_SECONDS = 5.0    # between passes while series run and no game ends
 SERIES_A_PASS = 64       # running series one pass looks at (the oldest first)
 RUNNING_PER_OWNER = 4    # series one player may have running at once
 
@@ -104,6 +110,7 @@ class SeriesRunner(Background):
         self.robots = robots
         self.inbox = inbox
         self.book = book
+        self.bell = Bell(sessions.store, "series")
 
     async def create(self, owner: str, game: str, players: int, contestants: list[Contestant],
                      deals: int, duplicate: bool, turn_seconds: int, options: dict | None,
@@ -122,6 +129,7 @@ class SeriesRunner(Background):
                         created_ms=int(time.time() * 1000), finished_ms=None)
         await self.book.create(row)
         await self.advance(row)
+        await self.bell.ring()  # every replica's loop now passes while it runs
         return await self.get(row.id)
 
     async def get(self, series_id: str) -> SeriesRow:
@@ -164,14 +172,18 @@ class SeriesRunner(Background):
 
     async def _run(self) -> None:
         while True:
+            running = True
             try:
-                for row in await self.book.running(SERIES_A_PASS):
+                rows = await self.book.running(SERIES_A_PASS)
+                for row in rows:
                     await self.advance(row)
+                running = bool(rows)
             except (StoreUnavailable, ArchiveUnavailable) as error:
                 log.warning("series paused: %s", error)
             except Exception:
                 log.exception("series pass failed")
-            await asyncio.sleep(TICK_SECONDS)
+            await self.bell.sleep_until(time.time() + RUNNING_SECONDS if running else math.inf,
+                                        LONGEST_SECONDS)
 
     async def advance(self, row: SeriesRow) -> None:
         """Records the games that ended, starts the next ones, finishes the series."""

@@ -184,9 +184,10 @@ class Health(msgspec.Struct):
 class ArchiveHealth(msgspec.Struct):
     """How far the archive is behind: finished games not written to the database yet.
     A lagging or unreachable archive does not make the live API unready."""
-    status: Literal["ok", "lagging", "unavailable"]
+    status: Literal["ok", "lagging", "unavailable", "refused"]
     outbox_depth: int           # finished games waiting for the archive
     lag_seconds: float          # how long the longest-waiting one has waited
+    refused: int                # finished games the database refused, set aside
     detail: str | None          # why, when it is not ok
 
 

@@ -2,6 +2,7 @@
 
 from litestar import Controller, get
 
+from service.archive import ArchiveUnavailable
 from service.archiver import Archiver
 from service.bodies.common import ArchiveHealth, Health, Ready
 from service.drain import Drain
@@ -22,10 +23,18 @@ class HealthController(Controller):
         drain.check_ready()  # a stopping worker is not ready: 503
         await store.ping()   # StoreUnavailable becomes a 503 problem
         lag = await archiver.read_lag()
+        if not lag.failing:  # (a database that is down would hold the answer up)
+            try:
+                await archiver.read_refused()
+            except ArchiveUnavailable:
+                pass  # the drain will say so; the count is the last one read
         status = "unavailable" if lag.failing else \
-            "lagging" if lag.seconds > archiver.lag_limit else "ok"
+            "lagging" if lag.seconds > archiver.lag_limit else "refused" if lag.refused else "ok"
         detail = lag.failing or (f"the oldest finished game has waited {lag.seconds:.0f} s"
-                                 if status == "lagging" else None)
+                                 if status == "lagging" else
+                                 f"the database refused {lag.refused} finished game(s), set"
+                                 " aside: `python -m service.archive refused` lists them"
+                                 if status == "refused" else None)
         return Ready(status="ready", archive=ArchiveHealth(
             status=status, outbox_depth=lag.depth, lag_seconds=round(lag.seconds, 3),
-            detail=detail))
+            refused=lag.refused, detail=detail))

@@ -26,12 +26,22 @@ stays in one Redis Cluster slot; each index and rate budget has a tag of its own
 | `challenge:{<id>}` | string | a challenge (JSON), changed by compare-and-set |
 | `challenges:{expiry}` | sorted set | pending challenges by when they expire |
 | `crab:replicas` | channel | subscribed by every replica, so its connection always exists |
+| `crab:wake:<topic>` | channel | wakes a kind of background work on every replica (service/wakeups.py) |
 """
 
 import zlib
 from dataclasses import dataclass
 
 HEARTBEAT = "crab:replicas"
+_WAKE_PREFIX = "crab:wake:"
+
+
+def wake_channel(topic: str) -> str:
+    return _WAKE_PREFIX + topic
+
+
+def topic_of_channel(channel: str) -> str | None:
+    return channel[len(_WAKE_PREFIX):] if channel.startswith(_WAKE_PREFIX) else None
 _GAME_CHANNEL_PREFIX, _GAME_CHANNEL_SUFFIX = "game:{", "}:events"
 
 

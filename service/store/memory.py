@@ -3,6 +3,7 @@
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from service.store import entries, keys, versions
@@ -36,6 +37,7 @@ class MemoryStore:
         self._games: dict[str, MemoryGame] = {}
         self._creates = 0
         self._listener: Listener | None = None
+        self._rings: dict[str, list[Callable[[], None]]] = {}
         self._indexes: dict[str, dict[str, float]] = {}
         self._budgets: dict[str, float] = {}  # rate-limit key -> theoretical arrival time
         self._queues: dict[str, MemoryQueue] = {}
@@ -148,6 +150,10 @@ class MemoryStore:
             found.done[ticket_id] = now
         found.seating.pop(game_id, None)
 
+    async def queue_busy(self, queues: list[keys.QueueKeys]) -> bool:
+        return any(found.waiting or found.seating for queue in queues
+                   if (found := self._queues.get(queue.tickets)) is not None)
+
     async def queue_stuck(self, queue: keys.QueueKeys, before: float,
                           until: float) -> list[tuple[str, bytes]]:
         found = self._queue(queue)
@@ -249,6 +255,13 @@ class MemoryStore:
 
     async def watch(self, game_id: str) -> None:
         return None
+
+    async def ring(self, topic: str) -> None:
+        for listener in self._rings.get(topic, ()):  # every replica is this process
+            listener()
+
+    def on_ring(self, topic: str, listener: Callable[[], None]) -> None:
+        self._rings.setdefault(topic, []).append(listener)
 
     async def unwatch(self, game_id: str) -> None:
         return None

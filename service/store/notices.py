@@ -1,4 +1,5 @@
-"""This process's one pub/sub connection: commits of the games its streams watch."""
+"""This process's one pub/sub connection: commits of the games its streams watch, and
+the bells of its background work (service/wakeups.py)."""
 
 import asyncio
 import logging
@@ -17,14 +18,17 @@ log = logging.getLogger("service.store")
 class Notices:
     """Pub/sub may drop messages while the connection is down; the log does not, so after
     every (re)connection each watched game gets a notice of version -1 and its streams
-    re-read the log from where they are. A connection that fails moves on to the next of
-    the nodes `urls()` names (in a cluster: any node, when the first one is down).
+    re-read the log from where they are, and every bell rings (its loop reads its index
+    again). A connection that fails moves on to the next of the nodes `urls()` names (in
+    a cluster: any node, when the first one is down).
     """
 
     def __init__(self, urls: Callable[[], list[str]]) -> None:
         self._urls = urls
         self.listener: Listener | None = None
         self._watched: set[str] = set()
+        self._rings: dict[str, list[Callable[[], None]]] = {}
+        self._subscribing: set[asyncio.Task] = set()
         self._pubsub: redis.client.PubSub | None = None
         self._task: asyncio.Task | None = None
 
@@ -34,6 +38,20 @@ class Notices:
             self._task = asyncio.get_running_loop().create_task(self._run())
         elif self._pubsub is not None:
             await self._subscribe(self._pubsub, [keys.channel(game_id)])
+
+    def on_ring(self, topic: str, listener: Callable[[], None]) -> None:
+        """(From a task of the event loop.) The connection opens now if it was not open;
+        if it was, the topic's channel is subscribed, and rung once: a ring sent before
+        the subscription would be lost."""
+        self._rings.setdefault(topic, []).append(listener)
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        elif self._pubsub is not None:
+            task = asyncio.get_running_loop().create_task(
+                self._subscribe(self._pubsub, [keys.wake_channel(topic)]))
+            self._subscribing.add(task)  # (the loop keeps weak references to tasks only)
+            task.add_done_callback(self._subscribing.discard)
+            listener()
 
     async def unwatch(self, game_id: str) -> None:
         self._watched.discard(game_id)
@@ -57,11 +75,12 @@ class Notices:
                                           health_check_interval=15).pubsub(
                 ignore_subscribe_messages=True)
             try:
-                subscribed = set(self._watched)
+                subscribed, topics = set(self._watched), set(self._rings)
                 await pubsub.subscribe(keys.HEARTBEAT,
-                                       *[keys.channel(game) for game in subscribed])
+                                       *[keys.channel(game) for game in subscribed],
+                                       *[keys.wake_channel(topic) for topic in topics])
                 self._pubsub, pause = pubsub, 0.05
-                await self._catch_up(pubsub, subscribed)
+                await self._catch_up(pubsub, subscribed, topics)
                 self._tell_all_to_reread()
                 while True:
                     message = await pubsub.get_message(timeout=30)
@@ -77,21 +96,32 @@ class Notices:
             if attempt % len(urls) == 0:  # every node tried: wait longer before the next round
                 pause = min(pause * 2, 2.0)
 
-    async def _catch_up(self, pubsub: redis.client.PubSub, subscribed: set[str]) -> None:
-        """Games watched or unwatched while the connection opened: from now on watch()
-        and unwatch() (un)subscribe by themselves."""
+    async def _catch_up(self, pubsub: redis.client.PubSub, subscribed: set[str],
+                        topics: set[str]) -> None:
+        """Games watched or unwatched, bells added, while the connection opened: from
+        now on watch(), unwatch() and on_ring() (un)subscribe by themselves."""
         if late := self._watched - subscribed:
             await pubsub.subscribe(*[keys.channel(game) for game in late])
+        if late_topics := set(self._rings) - topics:
+            await pubsub.subscribe(*[keys.wake_channel(topic) for topic in late_topics])
         if gone := subscribed - self._watched:
             await pubsub.unsubscribe(*[keys.channel(game) for game in gone])
 
     def _tell_all_to_reread(self) -> None:
+        for listeners in list(self._rings.values()):
+            for ring in listeners:
+                ring()
         if self.listener is not None:
             for game_id in list(self._watched):
                 self.listener(game_id, -1, time.time())
 
     def _deliver(self, message: dict) -> None:
-        game_id = keys.game_of_channel(message["channel"].decode())
+        channel = message["channel"].decode()
+        if (topic := keys.topic_of_channel(channel)) is not None:
+            for ring in self._rings.get(topic, ()):
+                ring()
+            return
+        game_id = keys.game_of_channel(channel)
         if self.listener is None or game_id is None:
             return
         version, _, committed = message["data"].decode().partition(" ")

@@ -84,6 +84,8 @@ class Store(Protocol):
                           until: float) -> list[tuple[str, bytes]]:
         """Groups claimed before `before` whose game was never made, claimed again until
         `until`: (game id, the group's tickets as a JSON list)."""
+    async def queue_busy(self, queues: list[QueueKeys]) -> bool:
+        """Whether a ticket waits or a group is being seated in one of queues."""
 
     # A player's inbox (service/inbox.py): its events in order, the last `keep` or so kept
     # for ttl seconds after the last one, each with an id that orders it.
@@ -111,6 +113,13 @@ class Store(Protocol):
         """Calls listener for every commit of a watched game, on any replica."""
     async def watch(self, game_id: str) -> None: ...
     async def unwatch(self, game_id: str) -> None: ...
+
+    # Wake-ups of background work (service/wakeups.py), on every replica.
+    async def ring(self, topic: str) -> None:
+        """Calls every listener of topic, on every replica (this one included)."""
+    def on_ring(self, topic: str, listener: Callable[[], None]) -> None:
+        """Calls listener for every ring of topic; and for every topic, when rings may
+        have been lost (the store reconnected)."""
 
     async def ping(self) -> None: ...
     async def close(self) -> None: ...

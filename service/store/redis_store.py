@@ -302,6 +302,10 @@ class RedisStore:
         await self._script("queue_seated", [queue.tickets, queue.seating, queue.done],
                            [game_id, now, *[part for item in tickets.items() for part in item]])
 
+    async def queue_busy(self, queues: list[keys.QueueKeys]) -> bool:
+        return await self.index_size([key for queue in queues
+                                      for key in (queue.by_arrival, queue.seating)]) > 0
+
     async def queue_stuck(self, queue: keys.QueueKeys, before: float,
                           until: float) -> list[tuple[str, bytes]]:
         found = await self._script("queue_stuck", [queue.tickets, queue.seating], [before, until])
@@ -400,6 +404,12 @@ class RedisStore:
 
     async def watch(self, game_id: str) -> None:
         await self._notices.watch(game_id)
+
+    async def ring(self, topic: str) -> None:
+        await self._io(lambda client: client.publish(keys.wake_channel(topic), b""))
+
+    def on_ring(self, topic: str, listener: Callable[[], None]) -> None:
+        self._notices.on_ring(topic, listener)
 
     async def unwatch(self, game_id: str) -> None:
         await self._notices.unwatch(game_id)

@@ -9,7 +9,7 @@ def test_health_and_ready_answer_ok(client):
     assert client.get("/health").json() == {"status": "ok"}
     ready = client.get("/ready").json()
     assert ready["status"] == "ready" and ready["archive"]["status"] == "ok"
-    assert set(ready["archive"]) == {"status", "outbox_depth", "lag_seconds", "detail"}
+    assert set(ready["archive"]) == {"status", "outbox_depth", "lag_seconds", "refused", "detail"}
 
 
 def test_metrics_count_requests_by_route_template_never_by_game_id(client):

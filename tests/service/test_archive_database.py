@@ -3,11 +3,16 @@ once, read back whole, exported in the order games ended, forgotten by retention
 schema that is not this service's stops it with the command to run."""
 
 import asyncio
+import json
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
+from sqlalchemy import func, select
 
-from service.archive import Archive, ArchivedGame, ExportFilter, SchemaMismatch
+from service.archive import (Archive, ArchivedGame, ArchiveRefused, ArchiveUnavailable,
+                             ExportFilter, SchemaMismatch)
+from service.archive.tables import rating_changes
 from service.archive.series import SeriesBook, SeriesGame, SeriesRow
 from tests.databases import TestDatabase, migrate
 
@@ -132,3 +137,68 @@ def test_a_series_finishes_only_once_every_game_it_started_has_its_outcome(url):
     early, twice, finished, again, found = run(url, scenario)
     assert (early, twice, finished, again) == (False, False, True, False)
     assert (found.status, found.games_done, found.finished_ms) == ("finished", 2, 7)
+
+
+def rated_ai_game(number: int) -> ArchivedGame:
+    """A rated game between two AI levels, as the drain builds it: every seat a player."""
+    document = json.dumps({
+        "id": f"ai-only-{number}", "game": "cup-the-crab", "players": 2, "rated": True,
+        "seats": [{"seat": 0, "player": "ai-1"}, {"seat": 1, "player": "ai-2"}],
+        "result": {"ranking": [{"seat": 1, "rank": 1}, {"seat": 0, "rank": 2}]}})
+    return replace(game(number, 40), id=f"ai-only-{number}", document=document)
+
+
+def test_a_rated_game_between_ai_levels_only_is_archived_and_changes_no_rating(url):
+    """The AI levels' ratings are fixed: such a game has no rating change to write (an
+    insert of none once made a row of NULLs, refused, and the game was never archived)."""
+    async def scenario(archive):
+        written = await archive.write([rated_ai_game(1), rated_ai_game(2)])
+        changes = await archive.run(lambda conn: _count(conn, rating_changes))
+        orders = [(await archive.get(f"ai-only-{n}")).rated_order for n in (1, 2)]
+        return written, changes, orders
+    written, changes, orders = run(url, scenario)
+    assert written == ["ai-only-1", "ai-only-2"] and changes == 0
+    assert None not in orders and orders[0] != orders[1]  # rated, in their order
+
+
+async def _count(conn, table) -> int:
+    return (await conn.execute(select(func.count()).select_from(table))).scalar_one()
+
+
+def test_a_record_the_database_refuses_is_told_apart_from_a_database_that_is_down(url):
+    async def scenario(archive):
+        with pytest.raises(ArchiveRefused, match="reason"):
+            await archive.write([replace(game(31, 50), reason=None)])  # NOT NULL
+        return await archive.get("contract-31")
+    assert run(url, scenario) is None  # nothing written
+
+    async def down():
+        archive = Archive("postgresql://postgres@127.0.0.1:9/crab")  # nothing listens
+        try:
+            await archive.write([game(32, 50)])
+        finally:
+            await archive.close()
+    with pytest.raises(ArchiveUnavailable) as raised:
+        asyncio.run(down())
+    assert not isinstance(raised.value, ArchiveRefused)
+
+
+def test_a_game_set_aside_is_listed_and_archived_by_a_retry_once_the_database_takes_it(url):
+    async def scenario(archive):
+        taken, refused = game(41, 60), replace(game(42, 70), reason=None)
+        await archive.set_aside(taken, "refused once", 1_000)
+        await archive.set_aside(refused, "refused once", 1_000)
+        await archive.set_aside(refused, "refused twice", 2_000)
+        listed = await archive.refused()
+        retried = await archive.retry_refused(None, 3_000)
+        again = await archive.retry_refused(["contract-41"], 4_000)  # archived: none left
+        return (listed, retried, again, await archive.refused(), await archive.get("contract-41"),
+                await archive.get("contract-42"))
+    listed, retried, again, left, archived, aside = run(url, scenario)
+    assert [(r.id, r.attempts, r.error) for r in listed] == [
+        ("contract-41", 1, "refused once"), ("contract-42", 2, "refused twice")]
+    assert retried["contract-41"] is None and "reason" in retried["contract-42"]
+    assert again == {}
+    assert [(r.id, r.attempts, r.refused_ms) for r in left] == [("contract-42", 3, 3_000)]
+    assert archived == game(41, 60)
+    assert aside == replace(game(42, 70), reason=None)  # still read back, from where it waits

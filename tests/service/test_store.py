@@ -346,6 +346,26 @@ def test_games_watched_while_the_notice_connection_opens_are_announced_too(kind)
     assert run(kind, scenario) == set(games)
 
 
+def test_a_ring_wakes_the_listeners_of_its_topic_on_every_replica(kind):
+    """Background work sleeps until rung (service.wakeups): a ring on one replica reaches
+    the listeners of its topic on another (the embedded store is one replica)."""
+    async def scenario(here):
+        there = kind.make() if kind.url else here
+        heard: list[str] = []
+        try:
+            there.on_ring("clocks", lambda: heard.append("clocks"))
+            there.on_ring("queue", lambda: heard.append("queue"))
+            await asyncio.sleep(0.3)  # subscribed (a new connection rings every topic once)
+            heard.clear()
+            await here.ring("clocks")
+            await asyncio.sleep(0.2)
+            return heard
+        finally:
+            if there is not here:
+                await there.close()
+    assert run(kind, scenario) == ["clocks"]
+
+
 def test_redis_keys_of_one_game_share_a_hash_tag_and_carry_the_ttl():
     async def scenario(store):
         await store.create("tagged", RECORD)
