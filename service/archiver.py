@@ -29,7 +29,8 @@ from service.archive import Archive, ArchivedGame, ArchiveRefused, ArchiveUnavai
 from service.config import Settings
 from service.inbox import Inbox
 from service.outbox import Entry
-from service.sessions import Session, Sessions, iso_time
+from service.instants import iso_time
+from service.sessions import Session, Sessions
 from service.store import FinishedGame, StoreUnavailable, keys
 from service.wakeups import LONGEST_SECONDS
 

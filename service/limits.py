@@ -13,7 +13,6 @@ SeatBudget and the store spends it in the same round trip as it reads the game: 
 costs no Redis call more for being limited.
 """
 
-import hashlib
 import ipaddress
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ from dataclasses import dataclass
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.bodies.common import problem_bytes
-from service.headers import first_header
+from service.credentials import NotBearer, bearer, secret_hash
 from service.store import Allowance, RateBudget, Store, StoreUnavailable, keys
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -116,11 +115,12 @@ def trusted_proxies(raw: str) -> tuple[Network, ...]:
 
 
 def _bearer(scope: Scope) -> str | None:
-    header = first_header(scope, b"authorization")
-    if header is None:
+    """A seat's token, if the request carries one (a malformed header is the handler's to
+    refuse: here it spends the address's budget like no header)."""
+    try:
+        return bearer(scope)
+    except NotBearer:
         return None
-    scheme, _, token = header.partition(" ")
-    return token.strip() or None if scheme.lower() == "bearer" else None
 
 
 class RateLimits:
@@ -141,7 +141,7 @@ class RateLimits:
                 return
             token = _bearer(scope) if limit.per_token else None
             if token is not None:  # the handler's store call spends it
-                budget = RateBudget(_hashed(token), limit.period_ms, limit.limit)
+                budget = RateBudget(secret_hash(token)[:32], limit.period_ms, limit.limit)
                 deferred = SeatBudget(limit, budget)
                 scope.setdefault("state", {})[_SEAT_BUDGET] = deferred
                 await app(scope, receive, _with_headers(send, deferred.headers))
@@ -168,10 +168,6 @@ class RateLimits:
 
     def _key(self, scope: Scope, limit: Limit) -> str:
         return keys.address_budget(limit.kind, client_address(scope, self.trusted))
-
-
-def _hashed(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
 def _headers(limit: Limit, allowance: Allowance) -> list[tuple[bytes, bytes]]:

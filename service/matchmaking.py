@@ -33,7 +33,8 @@ from service.archive.players import Player
 from service.meta import Clock, Meta
 from service.robots import Robots
 from service.schemas import Budget
-from service.sessions import Session, Sessions, new_game_id, new_token, token_hash
+from service.credentials import secret_hash
+from service.sessions import Session, Sessions, new_game_id, new_token
 from service.store import MatchRule, StoreUnavailable, keys
 from service.wakeups import LONGEST_SECONDS, Bell
 
@@ -197,7 +198,7 @@ class Matchmaker(Background):
         for seat in range(players):
             if seat in by_seat:
                 ticket, place = by_seat[seat]
-                hashes.append(token_hash(place.token))
+                hashes.append(secret_hash(place.token))
                 names.append(ticket.name)
                 ids.append(ticket.player)
                 ai.append(None)

@@ -10,15 +10,16 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any
 
 import msgspec
 
 import core
+from service.credentials import new_secret, secret_hash
 from service.deadlines import Deadlines
 from service.game_limits import GameLimits
+from service.instants import iso_time
 from service.limits import SeatBudget
 from service.meta import Clock, Meta
 from service.outbox import Outbox
@@ -108,23 +109,14 @@ class Session:
         return self.meta.status(self.state.is_over)
 
 
-def iso_time(epoch: float) -> str:
-    """An instant as the API writes it: ISO 8601 in UTC, to the millisecond."""
-    return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 def new_game_id() -> str:
     return secrets.token_urlsafe(12)
 
 
 def new_token() -> tuple[str, str]:
     """A seat's secret token and the hash the store keeps of it."""
-    token = secrets.token_urlsafe(32)
-    return token, token_hash(token)
+    token = new_secret()
+    return token, secret_hash(token)
 
 
 @dataclass(frozen=True)
@@ -262,7 +254,7 @@ class Sessions:
         """The seat a bearer token belongs to, None without a token; Unauthorized if unknown."""
         if token is None:
             return None
-        digest = token_hash(token)
+        digest = secret_hash(token)
         seat = None
         for index, stored in enumerate(session.meta.token_hashes):  # no early exit: constant time
             if stored is not None and hmac.compare_digest(digest, stored):
@@ -339,7 +331,7 @@ class Sessions:
         if token is None:
             raise Unauthorized("moves need the seat's token: Authorization: Bearer <token>")
         # Keys are scoped by token, i.e. by seat, and known before the game is loaded.
-        replay_key = None if idempotency_key is None else f"{token_hash(token)}:{idempotency_key}"
+        replay_key = None if idempotency_key is None else f"{secret_hash(token)}:{idempotency_key}"
         move = request.move  # its form is checked by core, whose messages say what is wrong
         fingerprint = None if replay_key is None else self._fingerprint(move, request)
         for attempt in range(MAX_COMMIT_ATTEMPTS):

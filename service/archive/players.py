@@ -6,7 +6,6 @@ with their calibrated skills when the schema is prepared, so that leaderboards a
 profiles show everyone on one scale.
 """
 
-import hashlib
 import json
 import secrets
 import time
@@ -18,6 +17,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from service import ratings
+from service.credentials import new_secret, secret_hash
 from service.archive.database import Archive
 from service.archive.standings import bucket, fresh, recount
 from service.archive.standings import lock as standings_lock
@@ -25,10 +25,6 @@ from service.archive.tables import (game_players, players, rank_counts, standing
 
 KEY_PREFIX = "crab_pk_"   # so a key is told from a seat token at a glance (and by scanners)
 LEVELS = (1, 2, 3, 4, 5)
-
-
-def key_hash(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
 
 
 def new_player_id() -> str:
@@ -79,13 +75,13 @@ class Players:
 
     async def create(self, name: str, kind: str) -> tuple[Player, str]:
         """A new player and its key (shown once: only its hash is kept)."""
-        key = KEY_PREFIX + secrets.token_urlsafe(32)
+        key = KEY_PREFIX + new_secret()
         player = Player(new_player_id(), name, kind, int(time.time() * 1000), None)
 
         async def run(conn: AsyncConnection) -> None:
             async with conn.begin():
                 await conn.execute(players.insert().values(
-                    **player.__dict__, key_hash=key_hash(key)))
+                    **player.__dict__, key_hash=secret_hash(key)))
 
         await self.archive.run(run)
         return player, key
@@ -103,7 +99,7 @@ class Players:
     async def by_key(self, key: str) -> Player | None:
         async def run(conn: AsyncConnection) -> Any:
             return (await conn.execute(select(players).where(
-                players.c.key_hash == key_hash(key)))).first()
+                players.c.key_hash == secret_hash(key)))).first()
 
         row = await self.archive.run(run)
         return None if row is None else _player(row)

@@ -23,7 +23,8 @@ from service.background import Background
 from service.bodies.arena import TableOptions
 from service.inbox import Inbox
 from service.robots import Robots
-from service.sessions import GameExists, Sessions, iso_time, new_game_id, new_token
+from service.instants import iso_time
+from service.sessions import GameExists, Sessions, new_game_id, new_token
 from service.store import StoreUnavailable, keys
 from service.wakeups import LONGEST_SECONDS, Bell
 

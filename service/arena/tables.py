@@ -8,7 +8,8 @@ from service.meta import Clock, Meta
 from service.ratings import level_of
 from service.robots import Robots
 from service.schemas import Budget
-from service.sessions import InvalidGame, PlayerNotFound, Session, Sessions, token_hash
+from service.credentials import secret_hash
+from service.sessions import InvalidGame, PlayerNotFound, Session, Sessions
 from service.archive.players import Player
 
 
@@ -75,7 +76,7 @@ async def make_game(sessions: Sessions, robots: Robots, table: Table, game_id: s
     state = sessions.new_state(table.game, len(table.seats), table.seed, table.options,
                                table.clock(), ai)
     meta = Meta(game=state.game, players=state.players, seeded=table.seed is not None,
-                token_hashes=[None if token is None else token_hash(token) for token in tokens],
+                token_hashes=[None if token is None else secret_hash(token) for token in tokens],
                 created=time.time(), ai=ai if any(ai) else None,
                 names=[seat.name for seat in table.seats], listed=False,
                 options=table.options, clock=table.clock(),

@@ -4,7 +4,7 @@ import re
 from collections.abc import AsyncIterator
 from datetime import datetime
 
-from litestar import Controller, Request, get
+from litestar import Controller, get
 from litestar.exceptions import ValidationException
 from litestar.openapi.spec import Example
 from litestar.params import Parameter

@@ -15,7 +15,8 @@ from service.arena.tables import Contestant, contestants
 from service.bodies.arena import (CHALLENGE_TURN_SECONDS, SERIES_TURN_SECONDS, ChallengeBody,
                                   ChallengeRequest, SeriesBody, SeriesGameBody, SeriesGames,
                                   SeriesGameSeat, SeriesRequest)
-from service.controllers.players import iso, key_holder
+from service.controllers.players import key_holder
+from service.instants import iso_ms
 from service.inbox import Inbox
 from service.openapi import EVENT_STREAM, problems
 from service.sessions import InvalidGame, Sessions
@@ -147,8 +148,8 @@ class SeriesController(Controller):
         page = rows[:SERIES_PAGE]
         return SeriesGames(games=[SeriesGameBody(
             index=game.index, deal=game.deal, rotation=game.rotation, game_id=game.game_id,
-            seats=game_seats(row.players, game), started_at=iso(game.started_ms) or "",
-            ended_at=iso(game.ended_ms), replay=f"/v1/games/{game.game_id}/replay")
+            seats=game_seats(row.players, game), started_at=iso_ms(game.started_ms) or "",
+            ended_at=iso_ms(game.ended_ms), replay=f"/v1/games/{game.game_id}/replay")
             for game in page],
             next=f"/v1/series/{row.id}/games?after={page[-1].index}"
             if len(rows) > SERIES_PAGE else None)
@@ -170,8 +171,8 @@ async def series_body(runner: SeriesRunner, row: SeriesRow) -> SeriesBody:
         "id": row.id, "owner": row.owner, "game": row.game, "players": row.players,
         "deals": spec.deals, "duplicate": spec.duplicate, "turn_seconds": spec.turn_seconds,
         "at_once": spec.at_once, "status": row.status, "games_total": row.games_total,
-        "games_done": row.games_done, "created_at": iso(row.created_ms),
-        "finished_at": iso(row.finished_ms),
+        "games_done": row.games_done, "created_at": iso_ms(row.created_ms),
+        "finished_at": iso_ms(row.finished_ms),
         "contestants": [{"index": i, "id": c.id, "name": c.name, "kind": c.kind,
                          "latency": results["latency"][i]}
                         for i, c in enumerate(spec.contestants)],

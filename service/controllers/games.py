@@ -12,7 +12,7 @@ from service import bodies
 from service.bodies.common import Created, SeatToken, WaitingList
 from service.clocks import Clocks
 from service.conditional import cache_headers, etag, is_current, not_modified
-from service.headers import first_header
+from service.credentials import NotBearer, bearer
 from service.openapi import NOT_MODIFIED, problems
 from service.limits import SeatBudget, seat_budget
 from service.lobby import CURSOR, MAX_PAGE, Lobby
@@ -27,13 +27,10 @@ READ_ERRORS = {**NOT_MODIFIED, **problems(401, 404, 503)}
 
 def bearer_token(request: Request) -> str | None:
     """The token of an `Authorization: Bearer <token>` header; None when there is none."""
-    header = first_header(request.scope, b"authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("the Authorization header must be 'Bearer <seat token>'")
-    return token.strip()
+    try:
+        return bearer(request.scope)
+    except NotBearer:
+        raise Unauthorized("the Authorization header must be 'Bearer <seat token>'") from None
 
 
 async def load(sessions: Sessions, game_id: str, budget: SeatBudget | None = None) -> Session:

@@ -1,7 +1,6 @@
 """/v1/players and /v1/leaderboards: identities that last, their ratings and games."""
 
 import re
-from datetime import UTC, datetime
 from typing import Any
 
 from litestar import Controller, HttpMethod, Request, Response, get, patch, post, route
@@ -15,6 +14,7 @@ from service.bodies.players import (Leaderboard, LeaderboardLine, NewPlayer, Pla
                                     PlayerCreated, PlayerGame, PlayerGames, PlayerRef,
                                     PlayerRename, PoolInfo, Pools, Rating, RatingPoint)
 from service.controllers.games import bearer_token
+from service.instants import iso_ms
 from service.openapi import problems
 from service import ratings
 from service.ratings import PROVISIONAL_GAMES
@@ -25,11 +25,6 @@ PLAYER_ID = re.compile(r"^(p_[A-Za-z0-9_-]{16}|ai-[1-5])$")
 GAMES_CURSOR = re.compile(r"^[0-9]{1,15}~[A-Za-z0-9_-]{1,64}$")
 BOARD_CURSOR = re.compile(
     r"^-?[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?~(p_[A-Za-z0-9_-]{16}|ai-[1-5])~[0-9]{1,9}$")
-
-
-def iso(ms: int | None) -> str | None:
-    return None if ms is None else datetime.fromtimestamp(ms / 1000, UTC).isoformat(
-        timespec="milliseconds").replace("+00:00", "Z")
 
 
 def directory(sessions: Sessions) -> Players:
@@ -100,7 +95,7 @@ class PlayersController(Controller):
         return PlayerGames(
             player=player_id,
             games=[PlayerGame(id=row["game_id"], game=row["game"], seat=row["seat"],
-                              rank=row["rank"], ended_at=iso(row["ended_ms"]) or "")
+                              rank=row["rank"], ended_at=iso_ms(row["ended_ms"]) or "")
                    for row in page],
             next_cursor=f"{page[-1]['ended_ms']}~{page[-1]['game_id']}"
             if len(rows) > limit else None)
@@ -115,8 +110,8 @@ class PlayersController(Controller):
         player, standings = found
         ratings = [_rating(player, standing, standing["history"]) for standing in standings]
         return PlayerBody(id=player.id, name=player.name, kind=player.kind,  # type: ignore[arg-type]
-                          created_at=iso(player.created_ms) or "",
-                          last_seen=iso(player.last_seen_ms), ratings=ratings)
+                          created_at=iso_ms(player.created_ms) or "",
+                          last_seen=iso_ms(player.last_seen_ms), ratings=ratings)
 
 
 def _rating(player: Player, standing: dict[str, Any], history: list[dict[str, Any]]) -> Rating:
@@ -126,7 +121,7 @@ def _rating(player: Player, standing: dict[str, Any], history: list[dict[str, An
         value=standing["conservative"], rated_games=standing["rated_games"],
         provisional=standing["rated_games"] < PROVISIONAL_GAMES and player.kind != "ai",
         games=standing["games"], wins=standing["wins"], rank=standing["rank"],
-        history=[RatingPoint(game_id=point["game_id"], ended_at=iso(point["ended_ms"]) or "",
+        history=[RatingPoint(game_id=point["game_id"], ended_at=iso_ms(point["ended_ms"]) or "",
                              mu=point["mu"], sigma=point["sigma"],
                              value=point["mu"] - 3 * point["sigma"]) for point in history])
 

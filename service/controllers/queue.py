@@ -3,7 +3,6 @@
 import asyncio
 import time
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 
 import msgspec
 from litestar import Controller, HttpMethod, Request, Response, delete, get, post, route
@@ -13,6 +12,7 @@ import core
 from service.bodies.queue import QueueRequest, TicketBody
 from service.controllers.players import key_holder
 from service.matchmaking import BASE_WINDOW, WIDEN_PER_SECOND, Matchmaker, Ticket
+from service.instants import iso_time
 from service.openapi import EVENT_STREAM, problems
 from service.sessions import InvalidGame, Sessions
 
@@ -20,23 +20,18 @@ WATCH_SECONDS = 0.25   # how often a ticket's event stream looks at it
 DONE = ("seated", "cancelled", "expired")
 
 
-def _iso(seconds: float) -> str:
-    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds").replace(
-        "+00:00", "Z")
-
-
 def ticket_body(ticket: Ticket) -> TicketBody:
     waited = max(0.0, time.time() - ticket.since) if ticket.status == "waiting" else 0.0
     return TicketBody(
         id=ticket.id, game=ticket.game, players=ticket.players,  # type: ignore[arg-type]
-        status=ticket.status, since=_iso(ticket.since), expires=_iso(ticket.expires),
+        status=ticket.status, since=iso_time(ticket.since), expires=iso_time(ticket.expires),
         waited_seconds=round(waited, 3), rating=ticket.rating,
         window=BASE_WINDOW + WIDEN_PER_SECOND * waited,
         fill_with_ai_after=None if ticket.fill_after < 0 else ticket.fill_after,
         game_id=ticket.game_id if ticket.status == "seated" else None,
         seat=ticket.seat if ticket.status == "seated" else None,
         token=ticket.token if ticket.status == "seated" else None,
-        seated_at=None if ticket.seated_at is None else _iso(ticket.seated_at))
+        seated_at=None if ticket.seated_at is None else iso_time(ticket.seated_at))
 
 
 class QueueController(Controller):
