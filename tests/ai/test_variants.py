@@ -138,3 +138,13 @@ def test_evaluate_refuses_a_seat_that_is_not_at_the_table(seat):
     state = core.new_game(GAME, 3, seed=1)
     with pytest.raises(ValueError, match="seat must be an integer from 0 to 2"):
         core.ai.evaluate(state, seat)
+
+
+def test_the_judge_moves_the_raw_playout_chances_towards_an_even_share_by_its_fitted_shrink():
+    state = random_position(77, players=5)
+    seat = state.to_move[0]
+    raw = core.ai.evaluate(state, seat, iterations=500, seed=2, shrink=False)
+    share = core.ai.SHRINK[(GAME, 5)]
+    assert share > 0
+    assert core.ai.evaluate(state, seat, iterations=500, seed=2) == pytest.approx(
+        [(1 - share) * chance + share / 5 for chance in raw])
