@@ -1,4 +1,4 @@
-"""The search's variants (policy playouts, rank rewards, decoupled hidden moves) and the judge, core.ai.evaluate:
+"""The search's variants (policy playouts, rank rewards) and the judge, core.ai.evaluate:
 legal, repeatable, honest (twins get the same answers), strict about their parameters."""
 
 import pytest
@@ -10,8 +10,7 @@ from tests.ai.cvp_twins import view_twin
 from tests.ai.positions import GAME, hidden_twin, random_position
 from tests.ai.test_cvp_ai import history, positions
 
-VARIANTS = [{"playout": "policy"}, {"reward": "rank"}, {"hidden": "decoupled"},
-            {"playout": "policy", "reward": "rank", "hidden": "decoupled"}]
+VARIANTS = [{"playout": "policy"}, {"reward": "rank"}, {"playout": "policy", "reward": "rank"}]
 
 
 def _strip(out):
@@ -52,8 +51,6 @@ def test_crabe_vs_poulpe_twins_get_the_same_suggestion_with_every_variant(seed, 
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("players", [2, 4, 5])
 def test_every_variant_reports_only_the_seat_s_own_legal_moves(players, variant):
-    # Decoupled statistics of the other seats' secret selections sit beside the root's
-    # children: they must never show up as the seat's moves or visits.
     state = core.new_game(GAME, players, seed=players)
     out = core.ai.suggest(state, 0, iterations=600, seed=1, **variant)
     assert out["move"] in state.legal_moves(0)
@@ -114,7 +111,6 @@ def test_the_same_seed_repeats_an_evaluation_and_another_seed_samples_again():
 @pytest.mark.parametrize("kwargs, message", [
     ({"playout": "greedy"}, "playout must be one of random, policy"),
     ({"reward": "score"}, "reward must be one of win, rank"),
-    ({"hidden": "exp3"}, "hidden must be one of random, decoupled"),
 ])
 def test_an_unknown_variant_is_refused_by_name(kwargs, message):
     state = core.new_game(GAME, 3, seed=1)
