@@ -343,11 +343,11 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
 
     Exactly one of iterations (in all, shared out among the threads) and time_ms (for
     every thread) is positive.  playout and reward pick the variant (PLAYOUTS, REWARDS);
-    the defaults are the search as it was first written.  Returns the root statistics summed over the threads:
-    {"best", "actions", "visits", "rewards", "simulations", "seconds", "cpu_seconds",
-    "nodes", "threads"}, where
-    rewards are sums of the observer's rewards and "best" is the most visited move
-    (ISMCTS) or the best mean (flat).  The caller checks that the observer may act.
+    the defaults are the search as it was first written.  Returns the root statistics
+    summed over the threads: {"best", "actions", "visits", "rewards", "simulations",
+    "seconds", "cpu_seconds", "nodes", "threads"}, where rewards are sums of the
+    observer's rewards and "best" is the most visited move (ISMCTS) or the best mean
+    (flat).  The caller checks that the observer may act.
     """
     cdef const GameVTable* vt = <const GameVTable*>PyCapsule_GetPointer(vtable, VTABLE_CAPSULE)
     cdef Worker* workers

@@ -73,8 +73,8 @@ def fit(path: str) -> None:
     for (game, players), pairs in pools.items():
         lam = fit_shrink(pairs, players)
         shrunk = [((1 - lam) * p + lam / players, o) for p, o in pairs]
-        print(f'("{game}", {players}): {lam:.3f},  # Brier {brier(pairs):.4f} -> {brier(shrunk):.4f}'
-              f" on {len(pairs)} pairs")
+        print(f'("{game}", {players}): {lam:.3f},  # Brier {brier(pairs):.4f}'
+              f" -> {brier(shrunk):.4f} on {len(pairs)} pairs")
 
 
 def brier(pairs: list[tuple[float, float]]) -> float:
