@@ -26,7 +26,6 @@ from core import ismcts, registry
 ADAPTERS: dict[str, str] = {entry.name: entry.search for entry in registry.GAMES}
 ALGORITHMS = ismcts.ALGORITHMS
 PLAYOUTS = ismcts.PLAYOUTS
-REWARDS = ismcts.REWARDS
 DEFAULT_ALGORITHM = "ismcts"
 DEFAULT_EXPLORATION = 0.7
 LIMITS = {"iterations": (1, 1_000_000), "time_ms": (1, 60_000), "threads": (1, 64)}
@@ -83,8 +82,8 @@ def level_budget(level: object) -> dict[str, Any]:
 
 
 def _check(state: Any, seat: object, iterations: object, time_ms: object, algorithm: object,
-           exploration: object, seed: object, threads: object, playout: object = "random",
-           reward: object = "win") -> None:
+           exploration: object, seed: object, threads: object,
+           playout: object = "random") -> None:
     if (iterations is None) == (time_ms is None):
         raise ValueError("give exactly one of level, iterations and time_ms")
     if iterations is not None:
@@ -99,8 +98,6 @@ def _check(state: Any, seat: object, iterations: object, time_ms: object, algori
         raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
     if playout not in PLAYOUTS:
         raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}, got {playout!r}")
-    if reward not in REWARDS:
-        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
     if (type(exploration) not in (int, float) or not math.isfinite(exploration)
             or not 0 <= exploration <= 100):
         raise ValueError(f"exploration must be a number from 0 to 100, got {exploration!r}")
@@ -117,8 +114,8 @@ def _check(state: Any, seat: object, iterations: object, time_ms: object, algori
 def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int | None = None,
             time_ms: float | None = None, algorithm: str | None = None,
             exploration: float = DEFAULT_EXPLORATION, seed: int = 0, threads: int = 1,
-            history: list[dict[str, Any]] | None = None, playout: str = "random",
-            reward: str = "win") -> dict[str, Any]:
+            history: list[dict[str, Any]] | None = None,
+            playout: str = "random") -> dict[str, Any]:
     """The move the AI suggests for `seat`, with its root statistics.
 
     Exactly one budget: a strength level (1 to 5, see LEVELS: it sets the algorithm and
@@ -128,9 +125,9 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
     search repeatable.  history, the game's moves from the start as logged
     ([{"seat": s, "move": m}, ...], hidden selections allowed), lets the determinizer use
     what the seat learnt beyond its current view (in Cup the Crab, what a discard of
-    this round proved about the discarder's hand; see docs/ai.md).  playout ("random" or
-    "policy": the game's rules of thumb) and reward ("win" or "rank": the table's order
-    counts too) choose the search's variant (docs/ai.md); the defaults are today's search.
+    this round proved about the discarder's hand; see docs/ai.md).  playout "policy"
+    plays the playouts by the game's rules of thumb (docs/ai.md, "Variants of the
+    search"); the default, "random", is today's search.
     ValueError for a bad parameter or a seat that may not act, NotImplementedError for
     a game without an AI.
     """
@@ -143,7 +140,7 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
         iterations, algorithm = budget["iterations"], budget["algorithm"]
     algorithm = DEFAULT_ALGORITHM if algorithm is None else algorithm
     _check(state, seat, iterations, time_ms, algorithm, exploration, seed, threads,
-           playout, reward)
+           playout)
     info = adapter.info(state, seat, history)
     legal = state.legal_actions(seat)
     if len(legal) == 1:
@@ -156,7 +153,7 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
                         info, iterations=iterations or 0,
                         time_ms=time_ms or 0, algorithm=algorithm,
                         exploration=float(exploration), seed=seed, threads=threads,
-                        playout=playout, reward=reward)
+                        playout=playout)
     order = sorted(range(len(out["actions"])),
                    key=lambda i: (-out["visits"][i], out["actions"][i]))
     seconds = out["seconds"]

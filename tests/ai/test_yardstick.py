@@ -56,6 +56,6 @@ def test_level_5_plays_exactly_as_before_the_search_gained_variants(game, positi
     seat = state.to_move[0]
     for out in (core.ai.suggest(state, seat, level=5, seed=seed),
                 core.ai.suggest(state, seat, algorithm="ismcts", iterations=12_500, seed=seed,
-                                playout="random", reward="win")):
+                                playout="random")):
         assert out["action"] == action
         assert tuple(row["visits"] for row in out["stats"][:3]) == visits
