@@ -25,6 +25,7 @@ from core import ismcts, registry
 # Game name -> its search module (core/registry.py).
 ADAPTERS: dict[str, str] = {entry.name: entry.search for entry in registry.GAMES}
 ALGORITHMS = ismcts.ALGORITHMS
+PLAYOUTS = ismcts.PLAYOUTS
 DEFAULT_ALGORITHM = "ismcts"
 DEFAULT_EXPLORATION = 0.7
 LIMITS = {"iterations": (1, 1_000_000), "time_ms": (1, 60_000), "threads": (1, 64)}
@@ -81,7 +82,8 @@ def level_budget(level: object) -> dict[str, Any]:
 
 
 def _check(state: Any, seat: object, iterations: object, time_ms: object, algorithm: object,
-           exploration: object, seed: object, threads: object) -> None:
+           exploration: object, seed: object, threads: object,
+           playout: object = "random") -> None:
     if (iterations is None) == (time_ms is None):
         raise ValueError("give exactly one of level, iterations and time_ms")
     if iterations is not None:
@@ -94,6 +96,8 @@ def _check(state: Any, seat: object, iterations: object, time_ms: object, algori
     _int_in("threads", threads)
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
+    if playout not in PLAYOUTS:
+        raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}, got {playout!r}")
     if (type(exploration) not in (int, float) or not math.isfinite(exploration)
             or not 0 <= exploration <= 100):
         raise ValueError(f"exploration must be a number from 0 to 100, got {exploration!r}")
@@ -110,7 +114,8 @@ def _check(state: Any, seat: object, iterations: object, time_ms: object, algori
 def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int | None = None,
             time_ms: float | None = None, algorithm: str | None = None,
             exploration: float = DEFAULT_EXPLORATION, seed: int = 0, threads: int = 1,
-            history: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+            history: list[dict[str, Any]] | None = None,
+            playout: str = "random") -> dict[str, Any]:
     """The move the AI suggests for `seat`, with its root statistics.
 
     Exactly one budget: a strength level (1 to 5, see LEVELS: it sets the algorithm and
@@ -120,7 +125,9 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
     search repeatable.  history, the game's moves from the start as logged
     ([{"seat": s, "move": m}, ...], hidden selections allowed), lets the determinizer use
     what the seat learnt beyond its current view (in Cup the Crab, what a discard of
-    this round proved about the discarder's hand; see docs/ai.md).
+    this round proved about the discarder's hand; see docs/ai.md).  playout "policy"
+    plays the playouts by the game's rules of thumb (docs/ai.md, "Variants of the
+    search"); the default, "random", is today's search.
     ValueError for a bad parameter or a seat that may not act, NotImplementedError for
     a game without an AI.
     """
@@ -132,7 +139,8 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
         budget = level_budget(level)
         iterations, algorithm = budget["iterations"], budget["algorithm"]
     algorithm = DEFAULT_ALGORITHM if algorithm is None else algorithm
-    _check(state, seat, iterations, time_ms, algorithm, exploration, seed, threads)
+    _check(state, seat, iterations, time_ms, algorithm, exploration, seed, threads,
+           playout)
     info = adapter.info(state, seat, history)
     legal = state.legal_actions(seat)
     if len(legal) == 1:
@@ -144,7 +152,8 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
     out = ismcts.search(registry.vtable(state.game), adapter.raw_state(state), seat,
                         info, iterations=iterations or 0,
                         time_ms=time_ms or 0, algorithm=algorithm,
-                        exploration=float(exploration), seed=seed, threads=threads)
+                        exploration=float(exploration), seed=seed, threads=threads,
+                        playout=playout)
     order = sorted(range(len(out["actions"])),
                    key=lambda i: (-out["visits"][i], out["actions"][i]))
     seconds = out["seconds"]
@@ -156,3 +165,38 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
         "simulations_per_second": out["simulations"] / seconds if seconds > 0 else 0.0,
         "seconds": seconds, "cpu_seconds": out["cpu_seconds"], "threads": out["threads"],
     }
+
+
+EVALUATE_ITERATIONS = 2_000     # default playouts of evaluate(): see docs/ai.md, "The judge"
+# The playouts' raw chances are too sure of themselves (players play better than the
+# rules of thumb, and play differently): evaluate() moves them towards 1/players by this
+# share, per game and table size, fitted on games never used to judge the judge:
+# `python -m core.tools.calibrate --raw --seed 2000000 --save F; ... --fit F` (docs/ai.md).
+SHRINK: dict[tuple[str, int], float] = {
+    ("cup-the-crab", 2): 0.032, ("cup-the-crab", 3): 0.087, ("cup-the-crab", 4): 0.115,
+    ("cup-the-crab", 5): 0.216, ("crabe-vs-poulpe", 2): 0.0,
+}
+
+
+def evaluate(state: Any, seat: int, *, iterations: int = EVALUATE_ITERATIONS, seed: int = 0,
+             history: list[dict[str, Any]] | None = None, shrink: bool = True) -> list[float]:
+    """Each seat's chance of winning, as `seat` can judge it: the mean victory share (a
+    victory shared by k counts 1/k) of `iterations` playouts by the game's rules of thumb
+    from determinizations for `seat` (history as for suggest), moved towards 1/players by
+    SHRINK (shrink=False: the playouts' raw figures).  The figures sum to 1; a finished
+    game gives its result.  Positions `seat` cannot tell apart get the same figures for
+    the same seed.  ValueError for a bad parameter."""
+    adapter = _adapter(getattr(state, "game", None))
+    _int_in("iterations", iterations)
+    if type(seed) is not int or not 0 <= seed < 2 ** 64:
+        raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
+    if type(seat) is not int or not 0 <= seat < state.players:
+        raise ValueError(f"seat must be an integer from 0 to {state.players - 1}, got {seat!r}")
+    if state.is_over:
+        winners = state.result()["winners"]
+        return [1.0 / len(winners) if s in winners else 0.0 for s in range(state.players)]
+    chances = ismcts.evaluate(registry.vtable(state.game), adapter.raw_state(state), seat,
+                              adapter.info(state, seat, history), iterations=iterations,
+                              playout="policy", seed=seed)
+    share = SHRINK.get((state.game, state.players), 0.0) if shrink else 0.0
+    return [(1 - share) * chance + share / state.players for chance in chances]

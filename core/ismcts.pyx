@@ -27,7 +27,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_THREAD_C
 from cpython.pycapsule cimport PyCapsule_GetPointer
 
 from core.rng cimport Rng, rng_next, rng_seed, rng_below
-from core.vtable cimport GameVTable, VTABLE_CAPSULE, VT_MAX_PLAYERS
+from core.vtable cimport GameVTable, VTABLE_CAPSULE, VT_MAX_PLAYERS, vt_playout_fn
 
 
 cdef extern from "<pthread.h>" nogil:
@@ -37,6 +37,8 @@ cdef extern from "<pthread.h>" nogil:
     int pthread_join(pthread_t thread, void** retval)
 
 ALGORITHMS = ("ismcts", "flat")
+# Playouts: uniformly random moves, or the game's rules of thumb (vtable.policy_playout).
+PLAYOUTS = ("random", "policy")
 
 cdef enum:
     ALG_ISMCTS = 0
@@ -81,6 +83,7 @@ ctypedef struct Worker:
     const char* info
     int observer
     int algorithm
+    vt_playout_fn playout       # vt.playout or vt.policy_playout
     double c                    # exploration constant
     long budget                 # iterations to run (0: run until the deadline)
     double deadline             # CLOCK_MONOTONIC seconds (0: no deadline)
@@ -206,7 +209,7 @@ cdef void _iterate_ismcts(Worker* w) noexcept nogil:
         node = best
         depth += 1
         w.path[depth] = node
-    vt.playout(w.work, &w.rng)
+    w.playout(w.work, &w.rng)
     vt.rewards(w.work, w.reward)
     nodes = w.nodes
     nodes[0].visits += 1
@@ -234,7 +237,7 @@ cdef void _iterate_flat(Worker* w) noexcept nogil:
         if w.flat_visits[action] < w.flat_visits[pick]:
             pick = action
     vt.apply_action(w.work, actor, pick)
-    vt.playout(w.work, &w.rng)
+    w.playout(w.work, &w.rng)
     vt.rewards(w.work, w.reward)
     w.flat_visits[pick] += 1
     w.flat_reward[pick] += w.reward[actor]
@@ -329,15 +332,16 @@ cdef void _release(Worker* w) noexcept:
 
 def search(object vtable, bytes state, int observer, info=None, *, long iterations=0,
            double time_ms=0, str algorithm="ismcts", double exploration=0.7,
-           unsigned long long seed=0, int threads=1) -> dict:
+           unsigned long long seed=0, int threads=1, str playout="random") -> dict:
     """Searches the observer's move in `state` (the game's C state as bytes).
 
     Exactly one of iterations (in all, shared out among the threads) and time_ms (for
-    every thread) is positive.  Returns the root statistics summed over the threads:
-    {"best", "actions", "visits", "rewards", "simulations", "seconds", "cpu_seconds",
-    "nodes", "threads"}, where
-    rewards are sums of the observer's rewards and "best" is the most visited move
-    (ISMCTS) or the best mean (flat).  The caller checks that the observer may act.
+    every thread) is positive.  playout picks the playouts (PLAYOUTS); the default is the
+    search as it was first written.  Returns the root statistics
+    summed over the threads: {"best", "actions", "visits", "rewards", "simulations",
+    "seconds", "cpu_seconds", "nodes", "threads"}, where rewards are sums of the
+    observer's rewards and "best" is the most visited move (ISMCTS) or the best mean
+    (flat).  The caller checks that the observer may act.
     """
     cdef const GameVTable* vt = <const GameVTable*>PyCapsule_GetPointer(vtable, VTABLE_CAPSULE)
     cdef Worker* workers
@@ -350,6 +354,8 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {algorithm!r}")
     alg = ALG_ISMCTS if algorithm == "ismcts" else ALG_FLAT
+    if playout not in PLAYOUTS:
+        raise ValueError(f"playout must be one of {PLAYOUTS}, got {playout!r}")
     if len(state) != vt.state_size:
         raise ValueError(f"a {vt.name.decode()} state is {vt.state_size} bytes, got {len(state)}")
     if info is not None and len(info_bytes) != vt.info_size:
@@ -372,6 +378,7 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
             w.info = NULL if info is None else <const char*>info_bytes
             w.observer = observer
             w.algorithm = alg
+            w.playout = vt.policy_playout if playout == "policy" else vt.playout
             w.c = exploration
             w.budget = iterations // threads + (t < iterations % threads) if iterations else 0
             rng_seed(&w.rng, rng_next(&master))
@@ -421,3 +428,49 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
         "simulations": total, "seconds": elapsed, "cpu_seconds": cpu, "nodes": nodes,
         "threads": threads,
     }
+
+
+def evaluate(object vtable, bytes state, int observer, info=None, *, long iterations,
+             str playout="policy", unsigned long long seed=0) -> list:
+    """Each seat's mean victory share over `iterations` playouts of determinizations of
+    `state` for the observer: its chance of winning as the observer can judge it.
+
+    Only the determinizer reads the state, so positions the observer cannot tell apart
+    get the same figures for the same seed.  Runs in C with the GIL released.
+    """
+    cdef const GameVTable* vt = <const GameVTable*>PyCapsule_GetPointer(vtable, VTABLE_CAPSULE)
+    cdef vt_playout_fn play
+    cdef bytes info_bytes = b"" if info is None else bytes(info)
+    cdef const char* root = state
+    cdef const char* known = NULL if info is None else <const char*>info_bytes
+    cdef char* work
+    cdef double total[VT_MAX_PLAYERS]
+    cdef double reward[VT_MAX_PLAYERS]
+    cdef Rng rng
+    cdef long i
+    cdef int seat, players
+    if playout not in PLAYOUTS:
+        raise ValueError(f"playout must be one of {PLAYOUTS}, got {playout!r}")
+    if len(state) != vt.state_size:
+        raise ValueError(f"a {vt.name.decode()} state is {vt.state_size} bytes, got {len(state)}")
+    if info is not None and len(info_bytes) != vt.info_size:
+        raise ValueError(f"{vt.name.decode()} info is {vt.info_size} bytes, got {len(info_bytes)}")
+    if iterations < 1:
+        raise ValueError(f"iterations must be at least 1, got {iterations}")
+    play = vt.policy_playout if playout == "policy" else vt.playout
+    players = vt.players(root)
+    work = <char*>malloc(vt.state_size)
+    if work == NULL:
+        raise MemoryError()
+    rng_seed(&rng, seed)
+    for seat in range(VT_MAX_PLAYERS):
+        total[seat] = 0
+    with nogil:
+        for i in range(iterations):
+            vt.determinize(root, observer, known, &rng, work)
+            play(work, &rng)
+            vt.rewards(work, reward)
+            for seat in range(players):
+                total[seat] += reward[seat]
+    free(work)
+    return [total[seat] / iterations for seat in range(players)]

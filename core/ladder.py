@@ -63,17 +63,23 @@ def new_state(game: str, players: int, seed: int) -> Any:
     return core.new_game(game, players, seed=seed, options=options)
 
 
-def play(game: str, levels: list[int], seed: int) -> list[float]:
+# A seat's player: a strength level, or core.ai.suggest's budget and variant as keywords.
+Player = int | dict[str, Any]
+
+
+def play(game: str, levels: list[Player], seed: int) -> list[float]:
     """One seeded game with levels[seat] at each seat; each seat's share of the victory."""
     winners = played(game, levels, seed).result()["winners"]
     return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(len(levels))]
 
 
-def played(game: str, levels: list[int], seed: int) -> Any:
+def played(game: str, levels: list[Player], seed: int,
+           cpu: list[list[float]] | None = None) -> Any:
     """One seeded game with levels[seat] at each seat, played to its end: the last state.
 
     Every seat's AI reads the history as its seat saw it (what it was shown included),
-    exactly as the service hands it over.
+    exactly as the service hands it over.  cpu, if given, gets each seat's search CPU
+    seconds and searched decisions added: cpu[seat] = [seconds, decisions].
     """
     state = new_state(game, len(levels), seed)
     log: list[tuple[int, dict[str, Any], dict[str, Any] | None]] = []
@@ -83,14 +89,27 @@ def played(game: str, levels: list[int], seed: int) -> Any:
             if seat not in state.to_move:
                 continue
             decision += 1
-            history = [{"seat": actor, "move": state.visible_move(actor, move, seat),
-                        **(observed if actor == seat and observed else {})}
-                       for actor, move, observed in log]
-            move = core.ai.suggest(state, seat, level=levels[seat], history=history,
-                                   seed=seed * 1000 + decision)["move"]
+            history = seen_history(state, log, seat)
+            player = levels[seat]
+            budget = {"level": player} if isinstance(player, int) else player
+            out = core.ai.suggest(state, seat, **budget, history=history,
+                                  seed=seed * 1000 + decision)
+            move = out["move"]
+            if cpu is not None and out["iterations"]:
+                cpu[seat][0] += out["cpu_seconds"]
+                cpu[seat][1] += 1
             log.append((seat, move, state.observed_by(seat)))
             state.apply(seat, move)
     return state
+
+
+def seen_history(state: Any, log: list[tuple[int, dict[str, Any], dict[str, Any] | None]],
+                 seat: int) -> list[dict[str, Any]]:
+    """The moves of `log` ([(actor, move, what the actor was shown)]) as `seat` saw them,
+    the history core.ai reads, as the service hands it over."""
+    return [{"seat": actor, "move": state.visible_move(actor, move, seat),
+             **(observed if actor == seat and observed else {})}
+            for actor, move, observed in log]
 
 
 def seating(players: int, level: int, opponent: int, index: int) -> list[int]:

@@ -35,7 +35,8 @@ ctypedef bint (*vt_hidden_fn)(const void* s, int actor, int observer) noexcept n
 # (`info_size` bytes, or NULL for none).  It must read nothing else that is hidden.
 ctypedef void (*vt_determinize_fn)(const void* s, int observer, const void* info,
                                    Rng* rng, void* out) noexcept nogil
-# Uniformly random moves to the end of the game.
+# Moves to the end of the game: uniformly random (`playout`), or by the game's cheap rules
+# of thumb (`policy_playout`, which may be the random one where the game has none).
 ctypedef void (*vt_playout_fn)(void* s, Rng* rng) noexcept nogil
 
 # -- the batched vector (learning code) -----------------------------------------------
@@ -77,6 +78,7 @@ ctypedef struct GameVTable:
     vt_hidden_fn hidden
     vt_determinize_fn determinize
     vt_playout_fn playout
+    vt_playout_fn policy_playout
     vt_deal_fn deal
     vt_decider_fn decider
     vt_observation_size_fn observation_size

@@ -5,7 +5,9 @@ seat with more than one legal move, the AI at REVIEW_LEVEL searches the position
 the seat knew then (its view, and the log as it saw it: core.ai.suggest's history), with a
 fixed seed so a review is the same whoever computes it. Both moves' win rates are the
 search's root statistics; a played move the search never tried has none, and no loss.
-The WORST largest losses of at least MIN_LOSS are marked.
+The WORST largest losses of at least MIN_LOSS are marked.  win_chance is the seat's
+chance of winning before its move as the judge (core.ai.evaluate) saw it from the same
+knowledge: the curve of the game as the seat lived it.
 
 Nothing here knows a game's rules: the core's interface answers every question.
 """
@@ -61,7 +63,9 @@ def reviewed(decision: Decision, seat: int, level: int) -> dict[str, Any]:
             "played_win_rate": None if played is None else played["win_rate"],
             "played_visits": 0 if played is None else played["visits"],
             "best": found["move"], "best_win_rate": best["win_rate"],
-            "best_visits": best["visits"], "loss": loss, "worst": False}
+            "best_visits": best["visits"], "loss": loss, "worst": False,
+            "win_chance": core.ai.evaluate(state, seat, seed=SEED,
+                                           history=decision.history)[seat]}
 
 
 def marked(found: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -77,6 +77,7 @@ def test_a_review_lists_each_unforced_decision_of_the_seat_beside_the_ais_choice
             (version, move, count)
         assert decision["best"] in legal
         assert 0 <= decision["best_win_rate"] <= 1 and decision["best_visits"] > 0
+        assert 0 <= decision["win_chance"] <= 1
         if decision["played_win_rate"] is None:  # a move the search never tried
             assert decision["played_visits"] == 0 and decision["loss"] is None
         else:

@@ -84,6 +84,10 @@ cdef void cc_apply_action(CCState* s, int seat, int action) noexcept nogil
 # pairs, two equal cards counted apart; a discard is a uniform card of the hand.  The state
 # ends as cc_apply_action would leave it after the same moves.
 cdef int cc_random_playout(CCState* s, Rng* rng) noexcept nogil
+# The same loop with cheap rules of thumb for the plays (the AI's policy playouts): a Crab
+# or an Octopus claims the most valuable stack it can if it holds Cups, otherwise a Cup or
+# a Bottle is placed at random; selections stay random.
+cdef int cc_policy_playout(CCState* s, Rng* rng) noexcept nogil
 
 # The winners of a finished game by ruling C9 (most points, then most Cups): sets won[seat]
 # for each seat and returns how many share the victory.  For the AI's and learners' rewards.

@@ -486,11 +486,67 @@ cdef int cc_winners(const CCState* s, bint* won) noexcept nogil:
     return winners
 
 
+cdef inline void _greedy_turn(CCState* s, PlayoutTable* t, int seat, PlayoutSeat* p,
+                              Rng* rng) noexcept nogil:
+    """Rules of thumb: a Crab or an Octopus of the hand claims the most valuable stack it
+    can take if that stack holds Cups; otherwise a Cup or a Bottle goes to a uniform legal
+    target (Crabs and Octopuses wait for a stack worth claiming); failing both, the
+    random turn (a claim of a worthless stack, or a discard)."""
+    cdef unsigned int by_class[3]
+    cdef unsigned int targets
+    cdef uint32_t places, x
+    cdef int i, kind, slot, target, best_i = -1, best_slot = 0, best_value = 0
+    _target_masks(s, by_class)
+    places = 0
+    for i in range(CC_HAND):
+        kind = p.hand[i]
+        if kind == NO_CARD:
+            continue
+        if TARGET_CLASS[kind] == 0:
+            places += POPCOUNT5[by_class[0]]
+            continue
+        targets = by_class[TARGET_CLASS[kind]]
+        while targets:
+            slot = ctz(targets)
+            targets &= targets - 1
+            if s.stacks[slot].value > best_value:
+                best_value, best_i, best_slot = s.stacks[slot].value, i, slot
+    if best_i >= 0:
+        kind = p.hand[best_i]
+        p.hand[best_i] = NO_CARD
+        _lay(s, t, seat, best_slot, kind)
+        return
+    if places == 0:
+        _random_turn(s, t, seat, p, rng)
+        return
+    x = rng_below(rng, places)
+    for i in range(CC_HAND):
+        kind = p.hand[i]
+        if kind == NO_CARD or TARGET_CLASS[kind] != 0:
+            continue
+        if x < POPCOUNT5[by_class[0]]:
+            p.hand[i] = NO_CARD
+            target = NTH_BIT5[by_class[0]][x]
+            _lay(s, t, seat, _free_slot(s) if target == CC_NEW_STACK else target, kind)
+            return
+        x -= POPCOUNT5[by_class[0]]
+
+
 cdef int cc_random_playout(CCState* s, Rng* rng) noexcept nogil:
     """Plays the random policy above to the end; returns the number of moves made.
 
     The state ends exactly as cc_apply_action would leave it after the same moves.
     """
+    return _playout_to_end(s, rng, False)
+
+
+cdef int cc_policy_playout(CCState* s, Rng* rng) noexcept nogil:
+    """Plays to the end with _greedy_turn's rules of thumb (selections stay random)."""
+    return _playout_to_end(s, rng, True)
+
+
+cdef inline int _playout_to_end(CCState* s, Rng* rng, bint greedy) noexcept nogil:
+    """The playout loop of both policies (inlined: `greedy` is a constant in each)."""
     cdef PlayoutSeat seats[CC_MAX_PLAYERS]
     cdef PlayoutTable table
     cdef Rng local = rng[0]             # a local copy the compiler may keep in registers
@@ -508,7 +564,10 @@ cdef int cc_random_playout(CCState* s, Rng* rng) noexcept nogil:
                     moves += 1
         seat = s.current
         for turn in range(s.plays, CC_HAND * players):
-            _random_turn(s, &table, seat, &seats[seat], &local)
+            if greedy:
+                _greedy_turn(s, &table, seat, &seats[seat], &local)
+            else:
+                _random_turn(s, &table, seat, &seats[seat], &local)
             seat = (seat + 1) * (seat + 1 != players)   # the next seat, without a branch
         moves += CC_HAND * players - s.plays
         if s.round == CC_ROUNDS - 1:

@@ -18,7 +18,8 @@ from core.games.cupcrab.rules cimport (CCState, CC_CUP_KINDS, CC_KINDS, CC_MAX_L
                                        CC_MAX_PLAYERS, CC_N_ACTIONS, CC_CARDS_PER_SEAT,
                                        PHASE_OVER, PHASE_PLAY, PHASE_SELECT, cc_apply_action,
                                        cc_deal, cc_determinize_within, cc_legal_actions,
-                                       cc_random_playout, cc_state_of, cc_winners)
+                                       cc_policy_playout, cc_random_playout, cc_state_of,
+                                       cc_winners)
 from core.games.cupcrab.observation cimport (CCMemory, cc_next_decider, cc_observation_size,
                                              ccm_record, ccm_reset, cc_write_observation)
 from core.vtable cimport GameVTable, VTABLE_CAPSULE
@@ -79,6 +80,10 @@ cdef void _rewards(const void* s, double* out) noexcept nogil:
         out[seat] = 1.0 / winners if won[seat] else 0.0
 
 
+cdef void _policy_playout(void* s, Rng* rng) noexcept nogil:
+    cc_policy_playout(<CCState*>s, rng)
+
+
 # -- the batched vector -------------------------------------------------------------
 
 cdef void _deal(void* s, const void* like, int first_player, Rng* rng) noexcept nogil:
@@ -118,6 +123,7 @@ VTABLE.actor = _actor
 VTABLE.hidden = _hidden
 VTABLE.determinize = _determinize
 VTABLE.playout = _playout
+VTABLE.policy_playout = _policy_playout
 VTABLE.deal = _deal
 VTABLE.decider = _decider
 VTABLE.observation_size = cc_observation_size

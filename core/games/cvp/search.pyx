@@ -297,6 +297,7 @@ VTABLE.actor = _actor
 VTABLE.hidden = _hidden
 VTABLE.determinize = _determinize
 VTABLE.playout = _playout
+VTABLE.policy_playout = _playout     # no rules of thumb for Crabe vs Poulpe yet
 VTABLE.deal = _deal_like
 VTABLE.decider = _decider
 VTABLE.observation_size = _observation_size

@@ -1,0 +1,146 @@
+"""The search's variant (policy playouts) and the judge, core.ai.evaluate:
+legal, repeatable, honest (twins get the same answers), strict about their parameters."""
+
+import pytest
+
+import core
+import core.ai
+from core.games.cvp import search as cvp_search
+from tests.ai.cvp_twins import view_twin
+from tests.ai.positions import GAME, hidden_twin, random_position
+from tests.ai.test_cvp_ai import history, positions
+
+VARIANTS = [{"playout": "policy"}]
+
+
+def _strip(out):
+    for key in ("simulations_per_second", "seconds", "cpu_seconds"):
+        out.pop(key)
+    return out
+
+
+def _cc_twin(state, seat, seed):
+    return next(t for t in (hidden_twin(state, seat, seed + k) for k in range(50))
+                if t.snapshot() != state.snapshot())
+
+
+@pytest.mark.parametrize("algorithm", ["ismcts", "flat"])
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("seed", range(6))
+def test_cup_the_crab_twins_get_the_same_suggestion_with_every_variant(seed, variant, algorithm):
+    state = random_position(200 + seed)
+    seat = state.to_move[0]
+    twin = _cc_twin(state, seat, seed)
+    a = core.ai.suggest(state, seat, iterations=300, seed=seed, algorithm=algorithm, **variant)
+    b = core.ai.suggest(twin, seat, iterations=300, seed=seed, algorithm=algorithm, **variant)
+    assert _strip(a) == _strip(b)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("seed", range(3))
+def test_crabe_vs_poulpe_twins_get_the_same_suggestion_with_every_variant(seed, variant):
+    state, log = positions(1, stop="turn", seed0=900 + 10 * seed)[0]
+    seat = state.to_move[0]
+    twin = next(t for t in (view_twin(state, seat, seed + k) for k in range(20))
+                if t.snapshot() != state.snapshot())
+    a = core.ai.suggest(state, seat, iterations=300, seed=seed, **variant)
+    b = core.ai.suggest(twin, seat, iterations=300, seed=seed, **variant)
+    assert _strip(a) == _strip(b)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_every_variant_reports_only_the_seat_s_own_legal_moves(players, variant):
+    state = core.new_game(GAME, players, seed=players)
+    out = core.ai.suggest(state, 0, iterations=600, seed=1, **variant)
+    assert out["move"] in state.legal_moves(0)
+    assert all(row["move"] in state.legal_moves(0) for row in out["stats"])
+    assert sum(row["visits"] for row in out["stats"]) == 600
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_cup_the_crab_twins_get_the_same_evaluation(seed):
+    state = random_position(300 + seed)
+    for seat in range(state.players):       # any seat may be judged for, not only the mover
+        twin = _cc_twin(state, seat, seed)
+        assert core.ai.evaluate(state, seat, iterations=400, seed=seed) == core.ai.evaluate(
+            twin, seat, iterations=400, seed=seed)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_crabe_vs_poulpe_twins_get_the_same_evaluation_with_and_without_history(seed):
+    state, log = positions(1, seed0=1300 + 13 * seed)[0]
+    seat = state.to_move[0]
+    twin = next(t for t in (view_twin(state, seat, seed + k) for k in range(20))
+                if t.snapshot() != state.snapshot())
+    assert core.ai.evaluate(state, seat, iterations=400, seed=seed) == core.ai.evaluate(
+        twin, seat, iterations=400, seed=seed)
+    seen = history(state, log, seat)
+    info = cvp_search.info(state, seat, seen)
+    twin = next(t for t in (cvp_search.determinize(state, seat, info, seed=100 + k, strict=True)
+                            for k in range(30)) if t.snapshot() != state.snapshot())
+    assert core.ai.evaluate(state, seat, iterations=400, seed=seed, history=seen) == (
+        core.ai.evaluate(twin, seat, iterations=400, seed=seed, history=seen))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_chances_are_probabilities_that_sum_to_one(seed):
+    state = random_position(400 + seed)
+    chances = core.ai.evaluate(state, state.to_move[0], iterations=300, seed=seed)
+    assert len(chances) == state.players
+    assert all(0 <= c <= 1 for c in chances)
+    assert sum(chances) == pytest.approx(1)
+
+
+def test_a_finished_game_is_judged_by_its_result():
+    state = core.new_game(GAME, 3, seed=4)
+    while not state.is_over:
+        seat = state.to_move[0]
+        state.apply_action(seat, state.legal_actions(seat)[0])
+    winners = state.result()["winners"]
+    assert core.ai.evaluate(state, 1) == [1 / len(winners) if s in winners else 0.0
+                                          for s in range(3)]
+
+
+def test_the_same_seed_repeats_an_evaluation_and_another_seed_samples_again():
+    state = core.new_game(GAME, 4, seed=8)
+    assert core.ai.evaluate(state, 0, seed=3) == core.ai.evaluate(state, 0, seed=3)
+    assert core.ai.evaluate(state, 0, seed=3) != core.ai.evaluate(state, 0, seed=4)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"playout": "greedy"}, "playout must be one of random, policy"),
+    ({"playout": None}, "playout must be one of random, policy"),
+])
+def test_an_unknown_variant_is_refused_by_name(kwargs, message):
+    state = core.new_game(GAME, 3, seed=1)
+    with pytest.raises(ValueError, match=message):
+        core.ai.suggest(state, 0, iterations=10, **kwargs)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"iterations": 0}, "iterations must be an integer from 1"),
+    ({"iterations": 2.5}, "iterations must be an integer from 1"),
+    ({"seed": -1}, "seed must be an integer"),
+])
+def test_evaluate_refuses_a_bad_budget_or_seed(kwargs, message):
+    state = core.new_game(GAME, 3, seed=1)
+    with pytest.raises(ValueError, match=message):
+        core.ai.evaluate(state, 0, **kwargs)
+
+
+@pytest.mark.parametrize("seat", [-1, 3, "0", None])
+def test_evaluate_refuses_a_seat_that_is_not_at_the_table(seat):
+    state = core.new_game(GAME, 3, seed=1)
+    with pytest.raises(ValueError, match="seat must be an integer from 0 to 2"):
+        core.ai.evaluate(state, seat)
+
+
+def test_the_judge_moves_the_raw_playout_chances_towards_an_even_share_by_its_fitted_shrink():
+    state = random_position(77, players=5)
+    seat = state.to_move[0]
+    raw = core.ai.evaluate(state, seat, iterations=500, seed=2, shrink=False)
+    share = core.ai.SHRINK[(GAME, 5)]
+    assert share > 0
+    assert core.ai.evaluate(state, seat, iterations=500, seed=2) == pytest.approx(
+        [(1 - share) * chance + share / 5 for chance in raw])

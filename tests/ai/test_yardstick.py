@@ -1,0 +1,61 @@
+"""Today's search stays reachable as the yardstick (issue 31): level 5, that is
+suggest(algorithm="ismcts", iterations=12500), plays exactly as it did before the search
+gained its variants.  The moves and visit counts below were recorded with the core at
+1ac4f8f (before the variants), on the same positions and seeds."""
+
+import random
+
+import pytest
+
+import core
+import core.ai
+from tests.ai.positions import random_position
+
+# (game, position seed, players, search seed, action played, visits of the top moves)
+RECORDED = [
+    ('cc', 500, 2, 0, 4, (12098, 402)),
+    ('cc', 500, 3, 0, 25, (7313, 5187)),
+    ('cc', 500, 4, 0, 17, (3362, 3308, 3087)),
+    ('cc', 500, 5, 0, 246, (1687, 1630, 1288)),
+    ('cc', 501, 2, 1, 103, (1008, 1008, 1008)),
+    ('cc', 501, 3, 1, 266, (833, 812, 773)),
+    ('cc', 501, 4, 1, 233, (1250, 1250, 1250)),
+    ('cc', 501, 5, 1, 105, (562, 562, 562)),
+    ('cc', 502, 2, 2, 268, (1361, 1356, 1346)),
+    ('cc', 502, 3, 2, 41, (12301, 142, 57)),
+    ('cc', 502, 4, 2, 68, (1039, 918, 878)),
+    ('cc', 502, 5, 2, 297, (538, 493, 489)),
+    ('cc', 503, 2, 3, 24, (7603, 3472, 1172)),
+    ('cc', 503, 4, 3, 9, (4803, 3429, 1603)),
+    ('cc', 503, 5, 3, 336, (195, 172, 167)),
+    ('cc', 504, 2, 4, 2, (10087, 1382, 672)),
+    ('cc', 505, 2, 5, 287, (192, 182, 177)),
+    ('cc', 505, 3, 5, 40, (11426, 526, 330)),
+    ('cc', 505, 4, 5, 71, (252, 231, 204)),
+    ('cvp', 700, 2, 0, 24, (9451, 1294, 1109)),
+    ('cvp', 703, 2, 3, 75, (11141, 547, 474)),
+    ('cvp', 704, 2, 4, 31, (8145, 3439, 916)),
+    ('cvp', 705, 2, 5, 30, (4559, 4386, 2800)),
+]
+
+
+def cvp_position(seed):
+    rng = random.Random(seed)
+    state = core.new_game("crabe-vs-poulpe", 2, seed=seed,
+                          options={"mode": ("symmetrical", "asymmetrical")[seed % 2]})
+    for _ in range(rng.randrange(0, 40)):
+        seat = rng.choice(state.to_move)
+        state.apply_action(seat, rng.choice(state.legal_actions(seat)))
+    return state
+
+
+@pytest.mark.parametrize("game, position, players, seed, action, visits", RECORDED)
+def test_level_5_plays_exactly_as_before_the_search_gained_variants(game, position, players,
+                                                                     seed, action, visits):
+    state = (random_position(position, players) if game == "cc" else cvp_position(position))
+    seat = state.to_move[0]
+    for out in (core.ai.suggest(state, seat, level=5, seed=seed),
+                core.ai.suggest(state, seat, algorithm="ismcts", iterations=12_500, seed=seed,
+                                playout="random")):
+        assert out["action"] == action
+        assert tuple(row["visits"] for row in out["stats"][:3]) == visits
