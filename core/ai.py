@@ -31,7 +31,7 @@ DEFAULT_EXPLORATION = 0.7
 LIMITS = {"iterations": (1, 1_000_000), "time_ms": (1, 60_000), "threads": (1, 64)}
 # Strength levels, the one place that defines them: a level is an algorithm and a number
 # of simulations a decision (flat Monte Carlo below level 3), chosen so that each level
-# beats the one below by a clear margin, as measured by `python -m core.tournament
+# beats the one below by a clear margin, as measured by `python -m core.tools.tournament
 # --ladder` (figures in docs/ai.md).  Iteration budgets make a level's play the same on
 # any machine; level 5 takes well under a second a decision on one core.
 LEVELS: dict[int, dict[str, Any]] = {

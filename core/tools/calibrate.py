@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import core.ai
-from core import ladder
+from core.tools import ladder
 
 POOLS = (("cup-the-crab", 2), ("cup-the-crab", 3), ("cup-the-crab", 4), ("cup-the-crab", 5),
          ("crabe-vs-poulpe", 2))

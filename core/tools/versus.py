@@ -7,7 +7,7 @@ Each player is core.ai.suggest's keywords, e.g. ``level=5`` or
 ``iterations=2500,playout=policy,reward=rank``.  Printed: the hero's share of the
 victories (a shared victory counts 1/winners), its fair share, the 95% Wilson interval,
 and the CPU time a searched decision of each side (to match budgets at equal CPU time).
-Every game is seeded as in the ladder (core/ladder.py), so a run repeats exactly.
+Every game is seeded as in the ladder (core/tools/ladder.py), so a run repeats exactly.
 
     python -m core.tools.versus --players 4 --hero-seats 1 --hero level=4 --field level=5 \\
         --games 200 --jobs 2
@@ -22,7 +22,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from core import ladder
+from core.tools import ladder
 
 
 def parse_player(text: str) -> ladder.Player:

@@ -20,7 +20,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from core import ladder
+from core.tools import ladder
 from service.ratings.model import ANCHORS, DEFAULT, Skill, rated
 
 LEVELS = (1, 2, 3, 4, 5)

@@ -3,7 +3,7 @@ independent plain-C implementation of the same rules and policy (the speed-of-li
 reference ../shared/anchors/cupcrab_sol.c; the figures below are from its README:
 1,000,000 games per player count, seed 7, seat 0 starting the first round).
 
-`python -m core.bench --stats 1000000` makes the full comparison (docs/benchmarks.md).
+`python -m core.tools.bench --stats 1000000` makes the full comparison (docs/benchmarks.md).
 """
 
 import math

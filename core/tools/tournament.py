@@ -1,4 +1,4 @@
-"""Seeded matches and search speed of the AI: `python -m core.tournament --help`.
+"""Seeded matches and search speed of the AI: `python -m core.tools.tournament --help`.
 
 Prints, for Cup the Crab:
   * ISMCTS (1,000 iterations a decision by default) against uniformly random players,
@@ -9,7 +9,7 @@ Prints, for Cup the Crab:
 and for Crabe vs Poulpe, ISMCTS against a uniformly random player (2 players, the deck
 mode alternating symmetrical / asymmetrical every two games, the AI reading the history
 as its seat saw it).
-With --ladder, only the strength ladder of core.ai.LEVELS (core/ladder.py): each level
+With --ladder, only the strength ladder of core.ai.LEVELS (core/tools/ladder.py): each level
 against the level below, for Cup the Crab with 2 and 4 players and Crabe vs Poulpe.
 Win rates count a shared victory as a fraction (1/winners) and come with a 95% Wilson
 interval.  Every game and search is seeded, so a run repeats exactly (the speed figures
@@ -29,8 +29,8 @@ from typing import Any, Callable
 
 import core
 import core.ai
-from core import ladder
-from core.ladder import wilson
+from core.tools import ladder
+from core.tools.ladder import wilson
 
 GAME = "cup-the-crab"
 Agent = Callable[[Any, int, int], int]   # (state, seat, seed) -> action id
@@ -161,7 +161,7 @@ def speed(time_ms: float, runs: int, threads: tuple[int, ...], algorithm: str = 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m core.tournament", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m core.tools.tournament", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=500, help="games vs random, 2 players")
     parser.add_argument("--games-4p", type=int, default=500, help="games vs random, 4 players")
@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip", nargs="*", default=[],
                         choices=["random2", "random4", "flat", "speed", "cvp"])
     ladder_args = parser.add_argument_group(
-        "the strength ladder of core.ai.LEVELS (see core/ladder.py); --ladder runs only it")
+        "the strength ladder of core.ai.LEVELS (see core/tools/ladder.py); --ladder runs only it")
     ladder_args.add_argument("--ladder", action="store_true",
                              help="each level against the level below, and a rating table")
     ladder_args.add_argument("--ladder-games", type=int, nargs=3, default=[200, 120, 120],
@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     n, c = args.iterations, args.exploration
     ismcts, flat = ("ismcts", n, c), ("flat", n, c)
-    print(f"core.tournament: {GAME}, {n} iterations a decision, exploration {c},"
+    print(f"core.tools.tournament: {GAME}, {n} iterations a decision, exploration {c},"
           f" seed {args.seed}", flush=True)
     if "speed" not in args.skip:
         print(f"load average before the speed runs: {os.getloadavg()[0]:.2f}"

@@ -1,4 +1,4 @@
-"""The core's random playouts against the C speed-of-light reference (`python -m core.bench`).
+"""The core's random playouts against the C speed-of-light reference (`python -m core.tools.bench`).
 
 The reference is `../shared/anchors/cupcrab_sol.c` beside the project (see the README
 there): a plain C program that plays the same random Cup the Crab games.  It is built
@@ -29,7 +29,7 @@ import core
 
 GAME = "cup-the-crab"
 PLAYERS = (2, 3, 4, 5)
-SOURCE = Path(__file__).resolve().parent.parent.parent / "shared" / "anchors" / "cupcrab_sol.c"
+SOURCE = Path(__file__).resolve().parents[3] / "shared" / "anchors" / "cupcrab_sol.c"
 FLAGS = ["-std=c11", "-O3", "-march=x86-64-v3", "-pthread"]   # as the reference's README
 Z_LIMIT = 4.0   # |difference| in standard errors above which a statistic is called off
 

@@ -1,8 +1,8 @@
-"""Benchmarks of the compiled core: ``python -m core.bench [--runs 5] [--players 2 3 4 5]``.
+"""Benchmarks of the compiled core: ``python -m core.tools.bench [--runs 5] [--players 2 3 4 5]``.
 
 First, when the C reference ``../shared/anchors/cupcrab_sol.c`` is beside the project,
 our random Cup the Crab games per second against its own, as a ratio measured in the
-same run (core/anchor.py; ``--stats N`` compares the statistics of N random games
+same run (core/tools/anchor.py; ``--stats N`` compares the statistics of N random games
 instead).  Then medians of several runs (this machine is noisy, medians are not) of:
 
 - full random games per second inside C (`core.random_playouts`, GIL released);
@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 import core
-from core import anchor
+from core.tools import anchor
 
 
 def median_rate(work: Callable[[], int], runs: int) -> float:

@@ -1,4 +1,4 @@
-"""The strength ladder of core.ai.LEVELS: `python -m core.tournament --ladder`.
+"""The strength ladder of core.ai.LEVELS: `python -m core.tools.tournament --ladder`.
 
 For each game and player count (Cup the Crab with 2 and 4 players, Crabe vs Poulpe with
 2), every level plays the level below it, and level 5 plays level 1.  With 2 players the
@@ -230,7 +230,7 @@ def ladder(games: dict[tuple[str, int], int], top_games: int, seed: int, jobs: i
     """Runs the ladder; games[(game, players)] games per adjacent match."""
     budgets = ", ".join(f"{level}: {b['algorithm']} {b['iterations']:,}"
                         for level, b in core.ai.LEVELS.items())
-    print(f"core.tournament --ladder, seed {seed}; levels (iterations a decision): {budgets}",
+    print(f"core.tools.tournament --ladder, seed {seed}; levels (iterations a decision): {budgets}",
           flush=True)
     top = max(core.ai.LEVELS)
     plan = [(game, players, level, level - 1, games[(game, players)])
