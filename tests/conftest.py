@@ -47,6 +47,17 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         processes.adopt_orphans()
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """A test that fails shows what the processes still running for it last logged (those
+    of a `with` block add theirs to the error as they stop: tests/processes.py)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        if logs := processes.running_tails():
+            report.sections.append(("the last log lines of the processes running", logs))
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """The suite's database and Redis go, then the safety net: whatever a test left
     running is killed and named (in a pytest-xdist worker, for the controller to report),

@@ -136,10 +136,16 @@ class Process(subprocess.Popen):
             untrack(self)
             self.log_path.unlink(missing_ok=True)
 
+    def note_on(self, error: BaseException) -> None:
+        """Adds the process's last log lines to error, for the test's report."""
+        error.add_note(f"{self.name}, its last log lines:\n{tail(self.log_path, 15)}")
+
     def __enter__(self) -> "Process":
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, error: BaseException | None, trace: object) -> None:
+        if error is not None:
+            self.note_on(error)
         self.close()
 
 

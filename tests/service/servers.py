@@ -19,7 +19,7 @@ import httpx
 
 from tests.databases import TestDatabase
 from tests.ports import free_port
-from tests.processes import START_SECONDS, Process, holds, running_tails
+from tests.processes import START_SECONDS, Process, holds
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,13 +59,13 @@ def close_suite_database() -> None:
 
 def wait_until(check: Callable[[], object], seconds: float = 30.0, what: str = "") -> None:
     """Polls check until it holds; gives up after seconds (generous: a loaded machine is
-    slow) saying what it waited for (default: check's source) and what every process of
-    this test process last logged."""
+    slow) saying what it waited for (default: check's source; the report of the test adds
+    its processes' last log lines: tests/conftest.py)."""
     deadline = time.monotonic() + seconds
     while not holds(check):
         if time.monotonic() > deadline:
             raise TimeoutError(f"gave up after {seconds:g} s waiting for "
-                               f"{what or _source(check)}{running_tails()}")
+                               f"{what or _source(check)}")
         time.sleep(0.05)
 
 
@@ -126,9 +126,13 @@ class Server:
 @contextmanager
 def server(env: dict[str, str], workers: int = 1,
            start_seconds: float = START_SECONDS) -> Iterator[Server]:
+    """A Server for the block; a block that fails reports the service's last log lines."""
     running = Server(env, workers, start_seconds)
     try:
         yield running
+    except BaseException as error:
+        running.process.note_on(error)
+        raise
     finally:
         running.stop()
 
@@ -164,5 +168,7 @@ class PrivateRedis:
     def __enter__(self) -> "PrivateRedis":
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, error: BaseException | None, trace: object) -> None:
+        if error is not None and self.process is not None:
+            self.process.note_on(error)
         self.stop()
