@@ -6,19 +6,21 @@
   as compose.yaml runs it, that a test can restart (gracefully or by SIGKILL) on the same
   port and data directory.
 
-Both are context managers that leave no process or file behind.
+Both are context managers that leave no process or file behind, a failed start included
+(tests/processes.py: it says why, with the nodes' last log lines).
 """
 
 import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import redis
 
 from tests.ports import free_port
-
+from tests.processes import Process, holds
 
 
 def _require(binary: str) -> None:
@@ -26,16 +28,17 @@ def _require(binary: str) -> None:
         raise RuntimeError(f"{binary} is not installed (.ci/run installs redis)")
 
 
-def _wait(check, what: str, seconds: float = 30.0) -> None:
+def _wait(check: Callable[[], object], what: str, nodes: list["_Node"],
+          seconds: float = 120.0) -> None:
+    """Polls check (generously: a loaded machine is slow); gives up saying what it waited
+    for, with every node's last log lines."""
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            if check():
-                return
-        except (redis.RedisError, OSError):
-            pass
+    while not holds(check):
+        if time.monotonic() > deadline:
+            logs = "".join(f"\n{node.process.name}:\n{node.process.tail()}"
+                           for node in nodes if node.process is not None)
+            raise TimeoutError(f"gave up after {seconds:g} s waiting for {what}{logs}")
         time.sleep(0.05)
-    raise TimeoutError(f"gave up waiting for {what}")
 
 
 class _Node:
@@ -45,22 +48,31 @@ class _Node:
         self.port = free_port()
         self.directory = directory
         self.options = options
-        self.process: subprocess.Popen | None = None
+        self.process: Process | None = None
 
     def start(self) -> None:
-        self.process = subprocess.Popen(
+        """Starts the node; a start that fails stops it and raises StartFailed."""
+        self.stop()
+        self.process = Process(
+            f"redis-server on port {self.port}",
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-             "--dir", str(self.directory), *self.options],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _wait(lambda: self.client().ping(), f"redis-server on port {self.port}")
+             "--dir", str(self.directory), *self.options])
+        self.process.wait_ready(self._ping, "answering PING")
+
+    def _ping(self) -> bool:
+        client = self.client()
+        try:
+            return bool(client.ping())
+        finally:
+            client.close()
 
     def client(self) -> redis.Redis:
         return redis.Redis(port=self.port, socket_timeout=2)
 
     def stop(self, kill: bool = False) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill() if kill else self.process.terminate()
-            self.process.wait(10)
+        if self.process is not None:
+            self.process.stop(kill=kill)
+            self.process.close()
 
 
 class RedisCluster:
@@ -86,11 +98,15 @@ class RedisCluster:
         try:
             for node in self.nodes:
                 node.start()
-            subprocess.run(["redis-cli", "--cluster", "create",
-                            *[f"127.0.0.1:{node.port}" for node in self.nodes],
-                            "--cluster-replicas", "1", "--cluster-yes"],
-                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            _wait(self._ready, "cluster_state:ok on every node with three replicas in sync")
+            made = subprocess.run(["redis-cli", "--cluster", "create",
+                                   *[f"127.0.0.1:{node.port}" for node in self.nodes],
+                                   "--cluster-replicas", "1", "--cluster-yes"],
+                                  capture_output=True, text=True, timeout=120)
+            if made.returncode != 0:
+                raise RuntimeError(f"redis-cli --cluster create failed:\n{made.stdout[-2000:]}"
+                                   f"{made.stderr[-2000:]}")
+            _wait(self._ready, "cluster_state:ok on every node with three replicas in sync",
+                  self.nodes)
         except BaseException:
             self.close()
             raise
@@ -125,7 +141,11 @@ class PersistentRedis:
         self.url = f"redis://127.0.0.1:{self.node.port}/0"
 
     def __enter__(self) -> "PersistentRedis":
-        self.node.start()
+        try:
+            self.node.start()
+        except BaseException:
+            self.__exit__()
+            raise
         return self
 
     def restart(self, crash: bool = False) -> None:
@@ -133,7 +153,8 @@ class PersistentRedis:
         on the same port and files; returns once it answers, with the AOF loaded."""
         self.node.stop(kill=crash)
         self.node.start()
-        _wait(lambda: self.node.client().info("persistence")["loading"] == 0, "AOF loaded")
+        _wait(lambda: self.node.client().info("persistence")["loading"] == 0, "AOF loaded",
+              [self.node])
 
     def __exit__(self, *exc) -> None:
         self.node.stop(kill=True)

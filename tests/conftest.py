@@ -7,11 +7,13 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.service import servers  # noqa: E402  (needs the path above)
+from tests import processes  # noqa: E402  (needs the path above)
+from tests.service import servers  # noqa: E402
 
 def _answers(url: str) -> bool:
     client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
@@ -40,7 +42,55 @@ def _suite_redis() -> "servers.PrivateRedis | None":
 _private = _suite_redis()
 
 
-def pytest_unconfigure(config) -> None:
-    servers.close_suite_database()
-    if _private is not None:
-        _private.stop()
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not session.config.pluginmanager.hasplugin("dsession"):  # a process that runs tests
+        processes.adopt_orphans()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """A test that fails shows what the processes still running for it last logged (those
+    of a `with` block add theirs to the error as they stop: tests/processes.py)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        if logs := processes.running_tails():
+            report.sections.append(("the last log lines of the processes running", logs))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The suite's database and Redis go, then the safety net: whatever a test left
+    running is killed and named (in a pytest-xdist worker, for the controller to report),
+    and the run fails."""
+    try:
+        servers.close_suite_database()
+    finally:
+        if _private is not None:
+            _private.stop()
+    # pytest-xdist's controller runs no test, and its children are the workers.
+    controller = session.config.pluginmanager.hasplugin("dsession")
+    left = processes.reap_leftovers(descendants_too=not controller)
+    if hasattr(session.config, "workeroutput"):
+        session.config.workeroutput["leftovers"] = left
+    else:
+        _leftovers.extend(left)
+    if _leftovers and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+_leftovers: list[str] = []
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """A pytest-xdist worker is done: what its tests left running (see above)."""
+    _leftovers.extend(f"{node.gateway.id}: {what}"
+                      for what in getattr(node, "workeroutput", {}).get("leftovers", []))
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if _leftovers:
+        terminalreporter.write_sep("=", "processes the tests left running (killed now)",
+                                   red=True)
+        for what in _leftovers:
+            terminalreporter.write_line(what)

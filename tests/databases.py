@@ -21,6 +21,7 @@ import uuid
 from pathlib import Path
 
 from tests.ports import free_port
+from tests.processes import START_SECONDS, StartFailed, running, tail, track, untrack
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
@@ -49,34 +50,59 @@ def psql(url: str, sql: str) -> str:
 
 def migrate(url: str) -> None:
     """The documented command: python -m service.archive upgrade."""
-    subprocess.run([sys.executable, "-m", "service.archive", "upgrade"], cwd=ROOT, check=True,
-                   env={**os.environ, "DATABASE_URL": url}, capture_output=True)
+    done = subprocess.run([sys.executable, "-m", "service.archive", "upgrade"], cwd=ROOT,
+                          env={**os.environ, "DATABASE_URL": url}, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"the migration of {url} failed:\n{done.stdout[-3000:]}"
+                           f"{done.stderr[-3000:]}")
 
 
 class PrivatePostgres:
-    """A PostgreSQL cluster of the test's own on a free port; `url` names its database."""
+    """A PostgreSQL cluster of the test's own on a free port; `url` names its database.
+    A start that fails stops it, removes its files and says why (pg_ctl's words and the
+    server's last log lines); until closed it is tracked, so that the session's end
+    stops it if a test did not (tests/processes.py)."""
 
     def __init__(self) -> None:
         if not (BIN / "initdb").exists():
             raise RuntimeError(f"PostgreSQL's initdb is not in {BIN} (apt-get install postgresql)")
         self.port = free_port()
+        self.name = f"PostgreSQL on port {self.port}"
         self.dir = Path(tempfile.mkdtemp(prefix="crab-pg-"))
         self.data = self.dir / "data"
-        if os.geteuid() == 0:
-            shutil.chown(self.dir, "postgres", "postgres")
-        subprocess.run(_as_postgres([str(BIN / "initdb"), "-D", str(self.data), "-U", "postgres",
-                                     "--auth=trust", "--no-sync"]),
-                       check=True, capture_output=True)
-        self.server_url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
-        self.start()
-        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/crab"
-        psql(self.server_url, "CREATE DATABASE crab")
+        track(self)
+        try:
+            if os.geteuid() == 0:
+                shutil.chown(self.dir, "postgres", "postgres")
+            subprocess.run(_as_postgres([str(BIN / "initdb"), "-D", str(self.data), "-U",
+                                         "postgres", "--auth=trust", "--no-sync"]),
+                           check=True, capture_output=True)
+            self.server_url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+            self.start()
+            self.url = f"postgresql://postgres@127.0.0.1:{self.port}/crab"
+            psql(self.server_url, "CREATE DATABASE crab")
+        except BaseException:
+            self.close()
+            raise
 
     def start(self) -> None:
-        subprocess.run(_as_postgres([
-            str(BIN / "pg_ctl"), "-D", str(self.data), "-w", "-l", str(self.dir / "log"),
+        """Starts the cluster and waits (patiently: a loaded machine is slow) until it
+        accepts connections; a start that fails leaves it stopped."""
+        started = subprocess.run(_as_postgres([
+            str(BIN / "pg_ctl"), "-D", str(self.data), "-w", "-t", str(int(START_SECONDS)),
+            "-l", str(self.dir / "log"),
             "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
-                  " -c max_connections=200", "start"]), check=True, capture_output=True)
+                  " -c max_connections=200", "start"]), capture_output=True, text=True)
+        if started.returncode != 0:
+            self.stop("immediate")  # pg_ctl gave up waiting, the server may still be starting
+            raise StartFailed(f"{self.name} did not start: {started.stdout}{started.stderr}"
+                              f"its last log lines:\n{tail(self.dir / 'log')}")
+
+    def alive(self) -> bool:
+        try:
+            return running(int((self.data / "postmaster.pid").read_text().split()[0]))
+        except (OSError, ValueError, IndexError):
+            return False
 
     def stop(self, mode: str = "fast") -> None:
         """Stops the cluster: fast (clean) or immediate (as a crash)."""
@@ -87,10 +113,14 @@ class PrivatePostgres:
         """SIGKILL to the postmaster: the database dies as in a power cut."""
         pid = int((self.data / "postmaster.pid").read_text().split()[0])
         os.kill(pid, signal.SIGKILL)
-        time.sleep(0.5)
+        try:  # the test process adopts it (tests/processes.py): a zombie's pid would look
+            os.waitpid(pid, 0)  # like a running postmaster to the next start
+        except ChildProcessError:
+            time.sleep(0.5)
         self.stop("immediate")  # ends the backends the postmaster left
 
     def close(self) -> None:
+        untrack(self)
         self.stop("immediate")
         shutil.rmtree(self.dir, ignore_errors=True)
 
@@ -108,15 +138,20 @@ class TestDatabase:
 
     def __init__(self) -> None:
         self.private = None if answers(SERVER) else PrivatePostgres()
-        server = SERVER if self.private is None else self.private.server_url
+        self.server = SERVER if self.private is None else self.private.server_url
         # TEST_DATABASE_PREFIX: sessions sharing one server keep to names of their own.
         self.name = f"{os.environ.get('TEST_DATABASE_PREFIX', 'crab_test')}_{uuid.uuid4().hex[:10]}"
-        psql(server, f"CREATE DATABASE {self.name}")
-        self.server = server
-        self.url = server.rsplit("/", 1)[0] + f"/{self.name}"
-        migrate(self.url)
+        self.url = self.server.rsplit("/", 1)[0] + f"/{self.name}"
+        try:
+            psql(self.server, f"CREATE DATABASE {self.name}")
+            migrate(self.url)
+        except BaseException:
+            self.close()
+            raise
 
     def close(self) -> None:
-        psql(self.server, f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)")
-        if self.private is not None:
-            self.private.close()
+        try:
+            psql(self.server, f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)")
+        finally:
+            if self.private is not None:
+                self.private.close()

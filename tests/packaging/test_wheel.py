@@ -10,7 +10,8 @@ import httpx
 
 from service.archive import migrate
 from tests.service.play import create, play_to_end
-from tests.service.servers import SHARED_REDIS, free_port, suite_database, wait_until
+from tests.processes import Process
+from tests.service.servers import SHARED_REDIS, free_port, suite_database
 
 ROOT = Path(__file__).resolve().parents[2]
 WHEEL_COMMAND = ["-m", "pip", "wheel", "--no-deps", "--wheel-dir"]
@@ -45,13 +46,13 @@ def test_the_installed_wheel_serves_a_whole_game_against_redis(tmp_path):
     assert migrated.returncode == 0 and f"revision {head}" in migrated.stdout, migrated.stderr
     port = free_port()
     # A replica of the suite's Redis archives where the others do (tests/service/servers.py).
-    server = subprocess.Popen([venv / "bin" / "crab-service", "--port", str(port)], cwd=tmp_path,
-                              env={"REDIS_URL": SHARED_REDIS, "PATH": "/usr/bin:/bin",
-                                   "DATABASE_URL": suite_database().url},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
+    with Process(f"the installed crab-service on port {port}",
+                 [str(venv / "bin" / "crab-service"), "--port", str(port)], cwd=tmp_path,
+                 env={"REDIS_URL": SHARED_REDIS, "PATH": "/usr/bin:/bin",
+                      "DATABASE_URL": suite_database().url}) as server:
         url = f"http://127.0.0.1:{port}"
-        wait_until(lambda: httpx.get(url + "/ready", timeout=1).status_code == 200, 30)
+        server.wait_ready(lambda: httpx.get(url + "/ready", timeout=2).status_code == 200,
+                          "answering GET /ready with 200")
         with httpx.Client(base_url=url, timeout=30) as client:
             created = create(client, "cup-the-crab", 3, seed=9)
             moves = play_to_end(client, created, seed=9)
@@ -59,6 +60,3 @@ def test_the_installed_wheel_serves_a_whole_game_against_redis(tmp_path):
             web_client = [client.get(path) for path in ("/play", "/play/style.css", "/play/js/app.js")]
         assert len(moves) == 81 and final["status"] == "over" and final["result"]["winners"]
         assert [response.status_code for response in web_client] == [200, 200, 200]  # package data
-    finally:
-        server.terminate()
-        server.wait(10)

@@ -47,9 +47,8 @@ def client(api: Server) -> Iterator[httpx.Client]:
 
 @pytest.fixture
 def private_redis() -> Iterator[PrivateRedis]:
-    instance = PrivateRedis()
-    yield instance
-    instance.stop()
+    with PrivateRedis() as instance:
+        yield instance
 
 
 @pytest.fixture(scope="session")

@@ -4,14 +4,14 @@ Nothing is mocked: a test talks HTTP to `python -m service` on a loopback port, 
 service talks to a real Redis (the shared one on 6379, or a private one it can kill).
 """
 
+import inspect
 import os
 import shutil
 import socket
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -19,6 +19,7 @@ import httpx
 
 from tests.databases import TestDatabase
 from tests.ports import free_port
+from tests.processes import START_SECONDS, Process, holds
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,86 +51,124 @@ def suite_database() -> TestDatabase:
 
 
 def close_suite_database() -> None:
+    global _suite_database
     if _suite_database is not None:
         _suite_database.close()
+        _suite_database = None
 
 
-
-def wait_until(check, seconds: float = 15.0) -> None:
+def wait_until(check: Callable[[], object], seconds: float = 30.0, what: str = "") -> None:
+    """Polls check until it holds; gives up after seconds (generous: a loaded machine is
+    slow) saying what it waited for (default: check's source; the report of the test adds
+    its processes' last log lines: tests/conftest.py)."""
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            if check():
-                return
-        except (httpx.HTTPError, OSError):
-            pass
+    while not holds(check):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"gave up after {seconds:g} s waiting for "
+                               f"{what or _source(check)}")
         time.sleep(0.05)
-    raise TimeoutError("gave up waiting")
+
+
+def _source(check: Callable[[], object]) -> str:
+    try:
+        return inspect.getsource(check).strip()
+    except (OSError, TypeError):
+        return repr(check)
 
 
 class Server:
-    """A running `python -m service`; its output is kept in a file for log checks."""
+    """A running `python -m service`; its output is kept in a file for log checks. A start
+    that fails (the process exits, or does not answer /health within start_seconds while
+    it runs) stops the process and raises StartFailed with its last log lines."""
 
-    def __init__(self, env: dict[str, str], workers: int = 1) -> None:
+    def __init__(self, env: dict[str, str], workers: int = 1,
+                 start_seconds: float = START_SECONDS) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
         full_env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
         full_env.update(UNLIMITED)
         # Replicas of the suite's Redis archive into the suite's PostgreSQL database, as
         # replicas of one deployment do; any other server into a SQLite file of its own,
         # unless the test names a database.
+        shared = suite_database().url if env.get("REDIS_URL") == SHARED_REDIS else None
         self.archive_dir = tempfile.mkdtemp(prefix="crab-archive-")
-        full_env["DATABASE_URL"] = suite_database().url if env.get("REDIS_URL") == SHARED_REDIS \
-            else f"sqlite:///{self.archive_dir}/archive.sqlite3"
+        full_env["DATABASE_URL"] = shared or f"sqlite:///{self.archive_dir}/archive.sqlite3"
         full_env.update(env)
         self.database_url = full_env["DATABASE_URL"]
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "service", "--port", str(self.port), "--workers", str(workers)],
-            cwd=ROOT, env=full_env, stdout=self.log, stderr=subprocess.STDOUT)
-        wait_until(lambda: httpx.get(self.url + "/health", timeout=1).status_code == 200)
+        try:
+            self.process = Process(
+                f"`python -m service` on port {self.port}",
+                [sys.executable, "-m", "service", "--port", str(self.port),
+                 "--workers", str(workers)], env=full_env, cwd=ROOT)
+        except BaseException:  # not started (no such program...): only its folder to remove
+            shutil.rmtree(self.archive_dir, ignore_errors=True)
+            raise
+        try:
+            self.process.wait_ready(
+                lambda: httpx.get(self.url + "/health", timeout=2).status_code == 200,
+                "answering GET /health", start_seconds)
+        except BaseException:  # StartFailed, or the run interrupted meanwhile
+            self.stop()
+            raise
 
     def output(self) -> str:
-        return Path(self.log.name).read_text()
+        return self.process.output()
 
     def stop(self) -> None:
-        self.process.terminate()
+        """Stops the service (SIGTERM, SIGKILL after 10 s) and removes its files; a test
+        may have stopped or killed it already."""
         try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        Path(self.log.name).unlink(missing_ok=True)  # a test may have stopped it already
-        shutil.rmtree(self.archive_dir, ignore_errors=True)
+            self.process.close()
+        finally:
+            shutil.rmtree(self.archive_dir, ignore_errors=True)
 
 
 @contextmanager
-def server(env: dict[str, str], workers: int = 1) -> Iterator[Server]:
-    running = Server(env, workers)
+def server(env: dict[str, str], workers: int = 1,
+           start_seconds: float = START_SECONDS) -> Iterator[Server]:
+    """A Server for the block; a block that fails reports the service's last log lines."""
+    running = Server(env, workers, start_seconds)
     try:
         yield running
+    except BaseException as error:
+        running.process.note_on(error)
+        raise
     finally:
         running.stop()
 
 
 class PrivateRedis:
-    """A redis-server of the test's own on a free loopback port, to stop at will."""
+    """A redis-server of the test's own on a free loopback port, to stop at will; options
+    are further redis-server arguments. A context manager; stop() ends it too."""
 
-    def __init__(self) -> None:
+    def __init__(self, *options: str) -> None:
         if shutil.which("redis-server") is None:
             raise RuntimeError("redis-server is not installed (.ci/run installs it)")
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.options = options
+        self.process: Process | None = None
         self.start()
 
     def start(self) -> None:
         """Starts (or restarts, on the same port) the server, empty."""
-        self.process = subprocess.Popen(
+        self.stop()
+        self.process = Process(
+            f"redis-server on port {self.port}",
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_until(lambda: socket.create_connection(("127.0.0.1", self.port), 0.2).close() is None)
+             "--appendonly", "no", *self.options])
+        self.process.wait_ready(
+            lambda: socket.create_connection(("127.0.0.1", self.port), 1).close() is None,
+            f"listening on port {self.port}")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(10)
+        if self.process is not None:
+            self.process.close()
+
+    def __enter__(self) -> "PrivateRedis":
+        return self
+
+    def __exit__(self, kind: object, error: BaseException | None, trace: object) -> None:
+        if error is not None and self.process is not None:
+            self.process.note_on(error)
+        self.stop()

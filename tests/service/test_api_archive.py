@@ -5,6 +5,7 @@ embedded store with SQLite."""
 import json
 import time
 from collections.abc import Iterator
+from contextlib import nullcontext
 from datetime import UTC, datetime
 
 import httpx
@@ -169,15 +170,12 @@ def forgetful(request) -> Iterator[Server]:
     """A service that keeps an archived game in its live store for one second only (with a
     Redis of its own: replicas of one Redis share their settings)."""
     env = {"ARCHIVED_GAME_TTL_SECONDS": "1", "ACCESS_LOG": "0"}
-    private = None
-    if request.param == "redis":
-        private = PrivateRedis()
-        env.update(REDIS_URL=private.url, DATABASE_URL=suite_database().url)
-    with server(env) as running:
-        running.store, running.redis_url = request.param, env.get("REDIS_URL")
-        yield running
-    if private is not None:
-        private.stop()
+    with PrivateRedis() if request.param == "redis" else nullcontext() as private:
+        if private is not None:
+            env.update(REDIS_URL=private.url, DATABASE_URL=suite_database().url)
+        with server(env) as running:
+            running.store, running.redis_url = request.param, env.get("REDIS_URL")
+            yield running
 
 
 def forgotten_game(api: Server) -> tuple[httpx.Client, dict, dict]:

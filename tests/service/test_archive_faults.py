@@ -18,7 +18,7 @@ from tests.clusters import PersistentRedis
 from tests.databases import PrivatePostgres, migrate
 from tests.service.archives import _replay_all, drained
 from tests.service.play import auth, create, tokens_of
-from tests.service.servers import wait_until, PrivateRedis, Server
+from tests.service.servers import PrivateRedis, Server, server, wait_until
 
 AI_SEATS = [{"type": "ai", "iterations": 5}] * 2
 
@@ -59,33 +59,33 @@ def assert_archived_once(url: str, finished: set[str], database_url: str) -> Non
 
 
 def test_a_database_down_for_a_while_loses_nothing_and_two_replicas_drain_the_backlog(database):
-    private = PrivateRedis()
-    env = {"REDIS_URL": private.url, "DATABASE_URL": database.url, "ACCESS_LOG": "0"}
-    a, b = Server(env), Server(env)
-    try:
-        database.stop()
-        finished = set(robot_games(a.url, 12) + robot_games(b.url, 12))  # moves go on
-        # Once the drain has tried the database (a pass at most a few seconds later, on a
-        # loaded machine), /ready says it is unavailable, and stays ready itself.
-        wait_until(lambda: httpx.get(f"{a.url}/ready").json()["archive"]["status"]
-                   == "unavailable")
-        ready = httpx.get(f"{a.url}/ready").json()
-        assert ready["status"] == "ready"  # the live API is not made unready by the archive
-        assert ready["archive"]["outbox_depth"] == 24 and ready["archive"]["detail"]
-        database.start()
-        assert_archived_once(a.url, finished, database.url)
-    finally:
-        a.stop()
-        b.stop()
-        private.stop()
+    with PrivateRedis() as private:
+        env = {"REDIS_URL": private.url, "DATABASE_URL": database.url, "ACCESS_LOG": "0"}
+        with server(env) as a, server(env) as b:
+            database.stop()
+            finished = set(robot_games(a.url, 12) + robot_games(b.url, 12))  # moves go on
+            # Once the drain has tried the database (a pass at most a few seconds later, on a
+            # loaded machine), /ready says it is unavailable, and stays ready itself.
+            wait_until(lambda: httpx.get(f"{a.url}/ready").json()["archive"]["status"]
+                       == "unavailable")
+            ready = httpx.get(f"{a.url}/ready").json()
+            assert ready["status"] == "ready"  # the live API is not made unready by the archive
+            assert ready["archive"]["outbox_depth"] == 24 and ready["archive"]["detail"]
+            database.start()
+            assert_archived_once(a.url, finished, database.url)
 
 
 def test_replicas_killed_in_a_loop_while_games_end_lose_and_double_nothing(database):
     """Two replicas; one is killed by SIGKILL half a second or so after each start, while
     games played by people through both end on either (a start takes a few seconds)."""
-    private = PrivateRedis()
-    env = {"REDIS_URL": private.url, "DATABASE_URL": database.url, "ACCESS_LOG": "0"}
-    steady, victim = Server(env), Server(env)
+    with PrivateRedis() as private:
+        env = {"REDIS_URL": private.url, "DATABASE_URL": database.url, "ACCESS_LOG": "0"}
+        with server(env) as steady:
+            killed_in_a_loop(steady, env, database)
+
+
+def killed_in_a_loop(steady: Server, env: dict[str, str], database: PrivatePostgres) -> None:
+    victim = Server(env)
     finished: set[str] = set()
     stop = threading.Event()
 
@@ -123,6 +123,7 @@ def test_replicas_killed_in_a_loop_while_games_end_lose_and_double_nothing(datab
             time.sleep(random.uniform(0.3, 0.8))
             os.kill(victim.process.pid, signal.SIGKILL)
             victim.process.wait()
+            victim.stop()  # its files
             kills += 1
             victim = Server(env)
         stop.set()
@@ -132,9 +133,7 @@ def test_replicas_killed_in_a_loop_while_games_end_lose_and_double_nothing(datab
         assert_archived_once(steady.url, finished, database.url)
     finally:
         stop.set()
-        steady.stop()
         victim.stop()
-        private.stop()
 
 
 def test_redis_restarted_from_its_aof_mid_drain_loses_no_finished_game(database):

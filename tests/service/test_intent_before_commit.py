@@ -1,10 +1,15 @@
 """What must follow a commit is written before it: the next turn clock's deadline, and the
-archive's outbox entry of a game that ends. Read off a real Redis with MONITOR, which
-lists every command in the order the server ran them, so a replica dying between the two
-can leave a stale entry (recognised by its version) but never a game nothing finds."""
+archive's outbox entry of a game that ends, so a replica dying between the two can leave a
+stale entry (recognised by its version) but never a game nothing finds.
 
-import threading
+The order is read from a real Redis's own record of what it ran: its slow log, told to
+keep every command (slowlog-log-slower-than 0). Redis numbers the entries as it runs the
+commands, one at a time, and the test reads them once the requests have been answered, so
+nothing waits on a socket for a command that may be slow to come (a busy machine) and
+nothing is missed by a listener that was not yet listening."""
+
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import httpx
 import pytest
@@ -13,54 +18,80 @@ import redis
 from tests.service.play import auth, create, play_to_end, tokens_of
 from tests.service.servers import PrivateRedis, Server, server
 
+KEPT = 100_000  # entries the slow log keeps: far more than a test makes (checked)
+
+
+@dataclass
+class Ran:
+    """The commands a private Redis ran, in its own order."""
+    client: redis.Redis
+
+    def forget(self) -> None:
+        self.client.slowlog_reset()
+
+    def commands(self) -> list[list[bytes]]:
+        """Every command since forget(), oldest first, each as its words (Redis keeps 32
+        words of a command and 128 bytes of a word: the keys come first)."""
+        entries = self.client.execute_command("SLOWLOG", "GET", "-1")
+        assert len(entries) < KEPT, "the slow log overflowed: its oldest entries are lost"
+        return [words for _, _, _, words, *_ in sorted(entries, key=lambda entry: entry[0])]
+
 
 @pytest.fixture
-def watched() -> Iterator[tuple[Server, list[str]]]:
-    """A service on a Redis of its own, and every command that Redis runs, in order."""
-    private = PrivateRedis()
-    commands: list[str] = []
-    monitor_client = redis.Redis.from_url(private.url)
-
-    def listen() -> None:
-        try:
-            with monitor_client.monitor() as monitor:
-                for command in monitor.listen():
-                    commands.append(command["command"])
-        except redis.ConnectionError:
-            pass  # the private Redis stopped: the test is over
-
-    threading.Thread(target=listen, daemon=True).start()
-    with server({"REDIS_URL": private.url, "TURN_SECONDS_MIN": "1", "ACCESS_LOG": "0"}) as api:
-        yield api, commands
-    private.stop()
+def watched() -> Iterator[tuple[Server, Ran]]:
+    """A service on a Redis of its own that logs every command it runs."""
+    with PrivateRedis("--slowlog-log-slower-than", "0", "--slowlog-max-len", str(KEPT)) \
+            as private, \
+            server({"REDIS_URL": private.url, "TURN_SECONDS_MIN": "1", "ACCESS_LOG": "0"}) \
+            as api, \
+            redis.Redis.from_url(private.url) as client:
+        yield api, Ran(client)
 
 
-def first(commands: list[str], *words: str) -> int:
-    return next(index for index, command in enumerate(commands)
-                if all(word in command for word in words))
+def added(words: list[bytes], index: str, member: str) -> bool:
+    """words is a ZADD of member to a bucket of index ("clock", "archive")."""
+    return words[0].upper() == b"ZADD" and words[1].startswith(f"{index}:{{".encode()) \
+        and words[-1] == member.encode()
+
+
+def commits(commands: list[list[bytes]], game_id: str) -> list[int]:
+    """Where the commit script (its 5 keys, the game's state first) ran for game_id."""
+    state = f"game:{{{game_id}}}:state".encode()
+    return [at for at, words in enumerate(commands)
+            if words[0].upper() == b"EVALSHA" and words[2:4] == [b"5", state]]
 
 
 def test_a_moves_next_deadline_is_armed_before_its_commit(watched):
-    api, commands = watched
-    client = httpx.Client(base_url=api.url, timeout=10)
-    game = create(client, "cup-the-crab", 2, turn_seconds=60)
-    token = tokens_of(game)[0]
-    move = client.get(f"/v1/games/{game['id']}", headers=auth(token)).json()["legal_moves"][0]
-    commands.clear()
-    assert client.post(f"/v1/games/{game['id']}/moves", json={"move": move},
-                       headers=auth(token)).status_code == 200
-    armed = first(commands, "ZADD", "clock:{", f"{game['id']} 1")
-    committed = first(commands, "EVALSHA", f"game:{{{game['id']}}}:state", "game:{")
-    assert armed < committed, commands
+    api, ran = watched
+    with httpx.Client(base_url=api.url, timeout=30) as client:
+        game = create(client, "cup-the-crab", 2, turn_seconds=60)
+        token = tokens_of(game)[0]
+        path = f"/v1/games/{game['id']}"
+        move = client.get(path, headers=auth(token)).json()["legal_moves"][0]
+        ran.forget()
+        assert client.post(f"{path}/moves", json={"move": move},
+                           headers=auth(token)).status_code == 200
+        version = client.get(path).json()["version"]
+    commands = ran.commands()
+    armed = [at for at, words in enumerate(commands)
+             if added(words, "clock", f"{game['id']} {version}")]
+    committed = commits(commands, game["id"])
+    assert armed and committed, [words[:2] for words in commands]
+    assert armed[0] < committed[0], (armed, committed)
 
 
 def test_the_archives_entry_is_written_before_the_commit_that_ends_the_game(watched):
-    api, commands = watched
-    client = httpx.Client(base_url=api.url, timeout=10)
-    game = create(client, "crabe-vs-poulpe", 2)
-    play_to_end(client, game, seed=2)
-    version = client.get(f"/v1/games/{game['id']}").json()["version"]
-    intended = first(commands, "ZADD", "archive:{", f"{game['id']} {version} ")
-    commits = [index for index, command in enumerate(commands)  # the commit script's 5 keys
-               if "EVALSHA" in command and f" 5 game:{{{game['id']}}}:state" in command]
-    assert commits[-1] > intended > commits[-2], commands[-20:]  # between the last two
+    api, ran = watched
+    with httpx.Client(base_url=api.url, timeout=30) as client:
+        game = create(client, "crabe-vs-poulpe", 2)
+        ran.forget()
+        play_to_end(client, game, seed=2)
+        version = client.get(f"/v1/games/{game['id']}").json()["version"]
+    commands = ran.commands()
+    intended = [at for at, words in enumerate(commands)
+                if words[0].upper() == b"ZADD" and words[1].startswith(b"archive:{")
+                and words[-1].startswith(f"{game['id']} {version} ".encode())]
+    made = commits(commands, game["id"])
+    assert len(intended) == 1 and len(made) >= 2, (intended, made)
+    # Between the last two commits: before the one that ends the game.
+    assert made[-2] < intended[0] < made[-1], (intended, made[-2:])

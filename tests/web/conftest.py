@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
+from tests.processes import START_SECONDS
 from tests.service.servers import Server, server
 
 CHROMIUM = "/usr/bin/chromium"
@@ -35,11 +36,16 @@ def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():  # .ci/run installs it: a missing browser is a failure
         pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
     with sync_playwright() as playwright:
-        # launch() gives every run a fresh temporary profile (user-data-dir).
+        # launch() gives every run a fresh temporary profile (user-data-dir), and a start
+        # as long as a loaded machine needs (its error carries Chromium's own log); the
+        # driver's exit ends the browser if close() cannot, and the session's end kills
+        # any process left (tests/processes.py).
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                              headless=True)
-        yield launched
-        launched.close()
+                                              headless=True, timeout=START_SECONDS * 1000)
+        try:
+            yield launched
+        finally:
+            launched.close()
 
 
 @pytest.fixture(scope="session")

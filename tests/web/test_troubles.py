@@ -4,7 +4,6 @@ board always agrees with the log."""
 
 import os
 import re
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -14,8 +13,9 @@ import httpx
 
 from tests.service.archives import drained
 from tests.service.play import create, play_to_end
+from tests.processes import Process
 from tests.service.servers import (ROOT, SHARED_REDIS, UNLIMITED, free_port, server,
-                                   suite_database, wait_until)
+                                   suite_database)
 from tests.web.browsing import CVP_CHOICES, open_page, create_game, play_one_turn, token_of, version, wait_for_turn
 
 
@@ -24,18 +24,21 @@ def log_versions(page) -> list[int]:
 
 
 @contextmanager
-def replica(port: int, **settings: str) -> Iterator[subprocess.Popen]:
-    """`python -m service` on this port, on the suite's Redis (so the games outlive it)."""
+def replica(port: int, **settings: str) -> Iterator[Process]:
+    """`python -m service` on this port, on the suite's Redis (so the games outlive it),
+    killed (SIGKILL: gone at once, its streams cut) at the block's end."""
     env = {**os.environ, **UNLIMITED, "REDIS_URL": SHARED_REDIS, "ACCESS_LOG": "0",
            "DATABASE_URL": suite_database().url, **settings}
-    process = subprocess.Popen([sys.executable, "-m", "service", "--port", str(port)], cwd=ROOT,
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_until(lambda: httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200)
-        yield process
-    finally:
-        process.kill()
-        process.wait()
+    with Process(f"`python -m service` on port {port}",
+                 [sys.executable, "-m", "service", "--port", str(port)], env=env,
+                 cwd=ROOT) as process:
+        process.wait_ready(lambda: httpx.get(f"http://127.0.0.1:{port}/health",
+                                             timeout=2).status_code == 200,
+                           "answering GET /health")
+        try:
+            yield process
+        finally:
+            process.stop(kill=True)
 
 
 def test_a_table_whose_server_goes_away_says_so_and_catches_up_when_it_is_back(browser):
