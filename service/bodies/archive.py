@@ -85,8 +85,8 @@ class ReviewedDecisionBase(msgspec.Struct, Generic[MoveT], kw_only=True):
     loss: float | None            # best_win_rate - played_win_rate, 0 when they agree
     worst: bool                   # one of the few largest losses
     # The seat's chance of winning before the move, from what it knew (core.ai.evaluate);
-    # null in a review computed before the judge existed.
-    win_chance: float | None = None
+    # null in a review computed before the judge existed. Always sent, so required.
+    win_chance: float | None
 
 
 class ReviewBase(msgspec.Struct, Generic[DecisionT], kw_only=True):

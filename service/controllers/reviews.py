@@ -19,7 +19,9 @@ def review_body(game: str, review: Review) -> Any:
     return bodies.review_body({
         "game": game, "id": review.game_id, "seat": review.seat, "status": review.status,
         "level": review.level, "done": review.done, "total": review.total,
-        "decisions": json.loads(review.document)["decisions"]})
+        # A review stored before the judge existed has no win_chance: it is null.
+        "decisions": [{"win_chance": None, **decision}
+                      for decision in json.loads(review.document)["decisions"]]})
 
 
 class ReviewsController(Controller):
