@@ -16,6 +16,7 @@ the bound on how late anything can be when everything else failed.
 import asyncio
 import math
 import time
+import weakref
 
 from service.store import Store, StoreUnavailable
 
@@ -23,27 +24,38 @@ LONGEST_SECONDS = 30.0  # the longest a loop sleeps: how late work is if its rin
 
 
 class Bell:
-    """Wakes one kind of background work (topic) on every replica."""
+    """Wakes one kind of background work (topic) on every replica. Several loops of one
+    replica may sleep on one bell (the archive's two drain passes): each sees every ring,
+    also one that came while it worked, whichever of them woke first."""
 
     def __init__(self, store: Store, topic: str) -> None:
         self.store = store
         self.topic = topic
-        self._rung = asyncio.Event()
+        self._rings = 0  # rung so far on this replica (here, or through the store)
+        # How many rings each loop had seen when it last woke: a ring after that is work
+        # it has not looked at yet, so its next sleep ends at once.
+        self._seen: weakref.WeakKeyDictionary[asyncio.Task, int] = weakref.WeakKeyDictionary()
+        self._sleeping: dict[asyncio.Event, float] = {}  # each sleeper's wake-up: its due time
         self._listening = False
-        # The due time this replica's loop sleeps until (epoch seconds; infinity while it
-        # works, as it may have read its index already): work due earlier rings
-        # (ring_before). Not capped by `longest`: every replica that read the index
-        # knows the same earliest due time (or was rung since), whenever it read it.
-        self.wakes_at = math.inf
+
+    @property
+    def wakes_at(self) -> float:
+        """The earliest due time a loop of this replica sleeps until (epoch seconds;
+        infinity while none sleeps: one that works may have read its index already):
+        work due earlier rings (ring_before). Not capped by `longest`: every replica that
+        read the index knows the same earliest due time (or was rung since)."""
+        return min(self._sleeping.values(), default=math.inf)
 
     def ring_here(self) -> None:
-        self._rung.set()
+        self._rings += 1
+        for woken in self._sleeping:
+            woken.set()
 
     async def ring(self) -> None:
         """Wakes the loop here and on every replica. The work was stored before: a ring
         the store could not send leaves it to each replica's `longest` (never an error
         for the commit or request that rang)."""
-        self._rung.set()
+        self.ring_here()
         try:
             await self.store.ring(self.topic)
         except StoreUnavailable:
@@ -57,16 +69,22 @@ class Bell:
             await self.ring()
 
     async def sleep_until(self, due: float, longest: float) -> None:
-        """Sleeps until due (epoch seconds), `longest` seconds at most, or a ring."""
+        """Sleeps until due (epoch seconds), `longest` seconds at most, or a ring; at once
+        if this loop was rung since it last woke."""
         if not self._listening:
-            self.store.on_ring(self.topic, self._rung.set)
+            self.store.on_ring(self.topic, self.ring_here)
             self._listening = True
-        timeout = min(max(0.0, due - time.time()), longest)
-        self.wakes_at = due
+        task = asyncio.current_task()
+        assert task is not None  # a loop is a task
+        if self._seen.get(task, 0) != self._rings:
+            self._seen[task] = self._rings
+            return
+        woken = asyncio.Event()
+        self._sleeping[woken] = due
         try:
-            await asyncio.wait_for(self._rung.wait(), timeout)
+            await asyncio.wait_for(woken.wait(), min(max(0.0, due - time.time()), longest))
         except TimeoutError:
             pass
         finally:
-            self.wakes_at = math.inf
-            self._rung.clear()  # what rings from now on is after this wake: not lost
+            del self._sleeping[woken]
+            self._seen[task] = self._rings  # what rings from now on is after this wake
