@@ -330,6 +330,18 @@ cdef void _release(Worker* w) noexcept:
     free(w.reward); free(w.flat_visits); free(w.flat_reward)
 
 
+cdef void _check_position(const GameVTable* vt, bytes state, object info, bytes info_bytes,
+                          object playout) except *:
+    """What a search and an evaluation both take: a state and info of this game, and a
+    playout the vtable offers."""
+    if playout not in PLAYOUTS:
+        raise ValueError(f"playout must be one of {PLAYOUTS}, got {playout!r}")
+    if len(state) != vt.state_size:
+        raise ValueError(f"a {vt.name.decode()} state is {vt.state_size} bytes, got {len(state)}")
+    if info is not None and len(info_bytes) != vt.info_size:
+        raise ValueError(f"{vt.name.decode()} info is {vt.info_size} bytes, got {len(info_bytes)}")
+
+
 def search(object vtable, bytes state, int observer, info=None, *, long iterations=0,
            double time_ms=0, str algorithm="ismcts", double exploration=0.7,
            unsigned long long seed=0, int threads=1, str playout="random") -> dict:
@@ -354,12 +366,7 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {algorithm!r}")
     alg = ALG_ISMCTS if algorithm == "ismcts" else ALG_FLAT
-    if playout not in PLAYOUTS:
-        raise ValueError(f"playout must be one of {PLAYOUTS}, got {playout!r}")
-    if len(state) != vt.state_size:
-        raise ValueError(f"a {vt.name.decode()} state is {vt.state_size} bytes, got {len(state)}")
-    if info is not None and len(info_bytes) != vt.info_size:
-        raise ValueError(f"{vt.name.decode()} info is {vt.info_size} bytes, got {len(info_bytes)}")
+    _check_position(vt, state, info, info_bytes, playout)
     if (iterations > 0) == (time_ms > 0) or iterations < 0 or time_ms < 0:
         raise ValueError("give exactly one of iterations and time_ms, positive")
     if threads < 1:
@@ -449,12 +456,7 @@ def evaluate(object vtable, bytes state, int observer, info=None, *, long iterat
     cdef Rng rng
     cdef long i
     cdef int seat, players
-    if playout not in PLAYOUTS:
-        raise ValueError(f"playout must be one of {PLAYOUTS}, got {playout!r}")
-    if len(state) != vt.state_size:
-        raise ValueError(f"a {vt.name.decode()} state is {vt.state_size} bytes, got {len(state)}")
-    if info is not None and len(info_bytes) != vt.info_size:
-        raise ValueError(f"{vt.name.decode()} info is {vt.info_size} bytes, got {len(info_bytes)}")
+    _check_position(vt, state, info, info_bytes, playout)
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, got {iterations}")
     play = vt.policy_playout if playout == "policy" else vt.playout
