@@ -9,7 +9,7 @@ on which it makes and drops a database of its own.
 - **Ingest**: `--distinct` games are played to the end through the service's own sessions
   (so each commit, and the outbox entry before the ending one, is what the service writes),
   then copied under new ids until `--games` finished games wait in the outbox, as after an
-  outage. One drain task (service.archiver.Archiver, as each replica runs it) empties it;
+  outage. One drain task (service.archive.writer.Archiver, as each replica runs it) empties it;
   games per second, median of `--runs` runs.
 - **Export**: `python -m service` serves the archive; GET /v1/games/export is read whole,
   games per second and the server's resident memory before and after (median of runs).
@@ -33,11 +33,12 @@ import redis
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from service.archive import Archive  # noqa: E402
-from service.archiver import Archiver  # noqa: E402
+from service.archive.storage import Archive  # noqa: E402
+from service.archive.writer import Archiver  # noqa: E402
 from service.config import Settings  # noqa: E402
-from service.schemas import CreateGame  # noqa: E402
-from service.sessions import Sessions  # noqa: E402
+from service.games.requests import CreateGame  # noqa: E402
+from service.games.sessions import Sessions  # noqa: E402
+from service.sql.database import Database  # noqa: E402
 from service.store import RedisStore, keys  # noqa: E402
 from tests.databases import migrate, psql  # noqa: E402
 
@@ -143,7 +144,7 @@ async def main() -> None:
     database_url = SERVER.rsplit("/", 1)[0] + f"/{name}"
     migrate(database_url)
     store = RedisStore(REDIS_URL, 7 * 86400)
-    archive = Archive(database_url)
+    archive = Archive(Database(database_url))
     sessions = Sessions(store, archive)
     try:
         progress(f"playing {args.distinct} games to the end through the sessions")
@@ -159,7 +160,7 @@ async def main() -> None:
         total = await archive.count()
     finally:
         await store.close()
-        await archive.close()
+        await archive.database.close()
     exports = export_runs(database_url, args.runs)
     psql(SERVER, f"DROP DATABASE {name} WITH (FORCE)")
     client.flushdb()

@@ -28,8 +28,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "loadtests"))
 
 import archive_bench as bench  # noqa: E402
-from service.archive import Archive  # noqa: E402
-from service.sessions import Sessions  # noqa: E402
+
+from service.archive.storage import Archive  # noqa: E402
+from service.games.sessions import Sessions  # noqa: E402
+from service.sql.database import Database  # noqa: E402
 from service.store import RedisStore  # noqa: E402
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/11")
@@ -55,13 +57,13 @@ def locust(seconds: int, users: int, out: Path) -> dict[str, float]:
 
 async def fill(database_url: str, backlog: int) -> None:
     store = RedisStore(REDIS_URL, 7 * 86400)
-    archive = Archive(database_url)
+    archive = Archive(Database(database_url))
     try:
         templates = await bench.played(Sessions(store, archive), 20, seed=2)
         bench.copied(redis.Redis.from_url(REDIS_URL), templates, backlog)
     finally:
         await store.close()
-        await archive.close()
+        await archive.database.close()
 
 
 def main() -> None:

@@ -50,9 +50,9 @@ import subprocess
 import sys
 import time
 import tracemalloc
-from datetime import datetime
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -63,7 +63,7 @@ import redis
 from prometheus_client.parser import text_string_to_metric_families
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from service import patches  # the same JSON Patch the service makes
+from service.events import patches  # the same JSON Patch the service makes
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

@@ -53,8 +53,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from service.schemas import CreateGame  # noqa: E402
-from service.sessions import Sessions  # noqa: E402
+from service.games.requests import CreateGame  # noqa: E402
+from service.games.sessions import Sessions  # noqa: E402
 from service.store import RedisStore  # noqa: E402
 
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}

@@ -3,7 +3,7 @@
     python loadtests/review_bench.py --levels 3 4 5 --games 5
 
 Random games of each game are played to the end in the core; every unforced decision of
-seat 0 is reviewed as the service does (service.reviews), one search at a time on one
+seat 0 is reviewed as the service does (service.reviews.review), one search at a time on one
 thread. Prints, per level and game, the decisions a game, the median and 90th percentile
 seconds a decision and the seconds a whole review takes (docs/benchmarks.md, "Reviews").
 """
@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 import core
-from service.reviews import decisions, reviewed
+from service.reviews.review import decisions, reviewed
 
 TABLES = (("cup-the-crab", 2), ("cup-the-crab", 5), ("crabe-vs-poulpe", 2))
 

@@ -7,44 +7,48 @@ from litestar import Litestar
 from litestar.di import Provide
 from swagger_ui_bundle import swagger_ui_path
 
-from service.config import Settings
-from service.archive.series import SeriesBook
+from service.archive.controller import ArchiveController
+from service.archive.storage import Archive
+from service.archive.writer import Archiver
 from service.arena.challenges import Challenges
+from service.arena.controller import (
+    ChallengesController,
+    PlayerEventsController,
+    SeriesController,
+)
 from service.arena.series import SeriesRunner
-from service.controllers.arena import (ChallengesController, PlayerEventsController,
-                                       SeriesController)
-from service.controllers.archive import ArchiveController
-from service.controllers.events import EventsController
-from service.controllers.games import GamesController
-from service.controllers.health import HealthController
-from service.controllers.lobby import LobbyController
-from service.controllers.play import play_routes
-from service.controllers.players import LeaderboardsController, PlayersController
-from service.controllers.queue import QueueController
-from service.controllers.reviews import ReviewsController
-from service.matchmaking import Matchmaker
-from service.controllers.static import static_files
-from service.cors import cors
-from service import debug
-from service.decoding import StrictRequest, refuse_repeated_parameters
-from service.head import head_as_get
-from service.archive import Archive
-from service.archiver import Archiver
-from service.drain import Drain
-from service.clocks import Clocks
-from service.collector import Collector
-from service.events import Hub
-from service.game_limits import GameLimits
-from service.inbox import Inbox
-from service.limits import Limit, RateLimits, trusted_proxies
-from service.lobby import Lobby
-from service.observe import STATS, LateBodies, metrics, observer
-from service.openapi import SWAGGER_ASSETS, openapi_config
-from service.problems import HANDLERS
-from service.reviewer import Reviewer
-from service.robots import Robots
-from service.sessions import Sessions
+from service.arena.storage import SeriesBook
+from service.config import Settings
+from service.events.controller import EventsController
+from service.events.streams import Hub
+from service.games.controller import GamesController
+from service.games.limits import GameLimits
+from service.games.robots import Robots
+from service.games.sessions import Sessions
+from service.http.cors import cors
+from service.http.decoding import StrictRequest, refuse_repeated_parameters
+from service.http.head import head_as_get
+from service.http.openapi import SWAGGER_ASSETS, openapi_config
+from service.http.problems import HANDLERS
+from service.http.rate_limits import Limit, RateLimits, trusted_proxies
+from service.http.static import static_files
+from service.lobby.clocks import Clocks
+from service.lobby.controller import LobbyController
+from service.lobby.seats import Lobby
+from service.matchmaking.controller import QueueController
+from service.matchmaking.queue import Matchmaker
+from service.players.controller import LeaderboardsController, PlayersController
+from service.players.feed import Inbox
+from service.replica import debug
+from service.replica.collector import Collector
+from service.replica.health import HealthController
+from service.replica.observe import STATS, LateBodies, metrics, observer
+from service.replica.shutdown import Drain
+from service.reviews.controller import ReviewsController
+from service.reviews.worker import Reviewer
+from service.sql.database import Database
 from service.store import Store, open_store
+from service.web.routes import play_routes
 
 
 def _rate_limits(settings: Settings, store: Store) -> RateLimits:
@@ -57,13 +61,14 @@ def _rate_limits(settings: Settings, store: Store) -> RateLimits:
 def create_app(settings: Settings | None = None, store: Store | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     store = store or open_store(settings.redis_url, settings.game_ttl)
-    archive = Archive(settings.database_url)
+    database = Database(settings.database_url)
+    archive = Archive(database)
     sessions = Sessions(store, archive, GameLimits.of(settings))
     inbox = Inbox(store)
     archiver = Archiver(sessions, archive, settings, requests=lambda: STATS.begun, inbox=inbox)
     robots = Robots(sessions, settings)
     challenges = Challenges(sessions, robots, inbox)
-    runner = SeriesRunner(sessions, robots, inbox, SeriesBook(archive))
+    runner = SeriesRunner(sessions, robots, inbox, SeriesBook(database))
     hub = Hub(sessions, settings.keep_alive_seconds)
     lobby = Lobby(sessions)
     drain = Drain(hub)
@@ -73,7 +78,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     archiver.ingested.append(runner.bell.ring_here)  # a series' game ended: it may go on
     # Modules, routes and schemas live as long as the process, and so do open streams:
     # keeping them out of the collector's way shortens every full collection, hence the
-    # latency tail (service/collector.py).
+    # latency tail (service/replica/collector.py).
     collector = Collector()
 
     # Each provider names what its object is built on, as the constructors above do.
@@ -127,7 +132,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         await archiver.stop()
         await robots.close()
         await store.close()
-        await archive.close()
+        await database.close()
 
     app = LateBodies(
         route_handlers=[GamesController, ArchiveController, LobbyController, EventsController,

@@ -1,12 +1,7 @@
-"""What outlives a live game: the archive of every finished game, in a SQL database.
+"""What outlives a live game: every finished game, archived exactly once.
 
-PostgreSQL when DATABASE_URL names one, else a SQLite file, through one schema
-(`tables`), versioned migrations (`migrate`, `migrations/`) and one class that reads and
-writes it (`database.Archive`). How games reach it exactly once is service.archiver's.
+A game that ends is put in the live store's outbox with its commit (`outbox`); whichever
+replica gets there first writes it to the SQL database (`writer`) and takes it out; the
+archive's games are read back, replayed and exported (`storage`, `replay`, `controller`).
+`python -m service.archive` runs the database's commands (docs/archive.md).
 """
-
-from service.archive.database import (Archive, ArchivedGame, ArchiveRefused, ArchiveUnavailable,
-                                      ExportFilter, Refused, SchemaMismatch)
-
-__all__ = ["Archive", "ArchiveRefused", "ArchiveUnavailable", "ArchivedGame", "ExportFilter",
-           "Refused", "SchemaMismatch"]

@@ -10,9 +10,10 @@ import sys
 import time
 from datetime import UTC, datetime
 
-from service.archive import migrate
-from service.archive.database import Archive, ArchiveUnavailable, Refused, SchemaMismatch
+from service.archive.storage import Archive, Refused
 from service.config import ConfigError, Settings
+from service.sql import migrate
+from service.sql.database import Database, DatabaseUnavailable, SchemaMismatch
 
 
 class StillRefused(Exception):
@@ -44,12 +45,12 @@ async def _retried(archive: Archive, ids: list[str]) -> str:
 
 
 async def _main(action: str, url: str, write: bool = False, ids: list[str] | None = None) -> str:
-    archive = Archive(url, command_timeout=None)  # a rebuild's statements run for minutes
+    archive = Archive(Database(url, command_timeout=None))  # a rebuild's statements run for minutes
     try:
         if action == "upgrade":
-            await archive.prepare(migrate_schema=True)
+            await archive.database.prepare(migrate_schema=True)
             return f"the archive's schema is at revision {migrate.head()}"
-        await archive.prepare(migrate_schema=False)
+        await archive.database.prepare(migrate_schema=False)
         if action == "check":
             return f"the archive's schema is at revision {migrate.head()}, as this service needs"
         if action == "rebuild-ratings":
@@ -66,7 +67,7 @@ async def _main(action: str, url: str, write: bool = False, ids: list[str] | Non
             return await _retried(archive, ids or [])
         return f"{await archive.count()} games archived"
     finally:
-        await archive.close()
+        await archive.database.close()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -94,7 +95,7 @@ def main(argv: list[str] | None = None) -> None:
     except StillRefused as error:
         print(error)
         sys.exit(1)
-    except (ConfigError, SchemaMismatch, ArchiveUnavailable, ValueError) as error:
+    except (ConfigError, SchemaMismatch, DatabaseUnavailable, ValueError) as error:
         sys.exit(f"service.archive: {error}")
 
 

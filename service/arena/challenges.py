@@ -18,15 +18,15 @@ from typing import Literal
 
 import msgspec
 
-from service.arena.tables import Contestant, Table, make_game, started_event
-from service.background import Background
-from service.bodies.arena import TableOptions
-from service.inbox import Inbox
-from service.robots import Robots
-from service.instants import iso_time
-from service.sessions import GameExists, Sessions, new_game_id, new_token
+from service.arena.bodies import TableOptions
+from service.arena.seating import Contestant, Table, make_game, started_event
+from service.games.robots import Robots
+from service.games.sessions import GameExists, Sessions, new_game_id, new_token
+from service.http.instants import iso_time
+from service.players.feed import Inbox
+from service.replica.background import Background
+from service.replica.wakeups import LONGEST_SECONDS, Bell
 from service.store import StoreUnavailable, keys
-from service.wakeups import LONGEST_SECONDS, Bell
 
 log = logging.getLogger("service.challenges")
 
@@ -57,7 +57,7 @@ class Challenge(msgspec.Struct, kw_only=True):
     id: str
     game: str
     players: int
-    options: dict | None         # as the request gave them (service.bodies.arena.TableOptions)
+    options: dict | None         # as the request gave them (service.arena.bodies.TableOptions)
     turn_seconds: int
     rated: bool
     seats: list[Seat]            # in seat order; the challenger's is `challenger`
@@ -276,7 +276,7 @@ class Challenges(Background):
 
     async def _run(self) -> None:
         """Sweeps when the next challenge expires (woken early by one that expires
-        sooner, made on any replica: service.wakeups)."""
+        sooner, made on any replica: service.replica.wakeups)."""
         while True:
             due = time.time() + RETRY_SECONDS
             try:

@@ -1,7 +1,7 @@
 """How long each seat thought over each of its moves, read from a finished game's log.
 
 A seat's turn begins when it comes to move, or moves and must move again, as the turn
-clock counts it (service.meta.Meta.with_deadlines); its move's latency is the time from
+clock counts it (service.games.meta.Meta.with_deadlines); its move's latency is the time from
 there to the move's entry. The core tells who is to move at each version, from the state
 the game began in and the logged moves; nothing is timed on the move's path.
 """

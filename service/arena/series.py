@@ -17,7 +17,7 @@ replica died in between) is made again. So no deal is played twice or skipped. A
 The loop passes when a game was archived here (the archive's ingest rings its bell: a
 series game that ended), when a series is made (on every replica), and, while series
 run, every RUNNING_SECONDS: the pass that finds a game whose replica died before making
-it. With no series running, it sleeps (service.wakeups).
+it. With no series running, it sleeps (service.replica.wakeups).
 """
 
 import base64
@@ -31,17 +31,23 @@ from typing import Any
 
 import msgspec
 
-from service.archive import ArchiveUnavailable
-from service.archive.series import SeriesBook, SeriesGame, SeriesRow
 from service.arena.crosstable import Played, crosstable
 from service.arena.latency import move_times, summary
-from service.arena.tables import Contestant, Table, check_table, make_game, started_event
-from service.background import Background
-from service.inbox import Inbox
-from service.robots import Robots
-from service.sessions import GameExists, GameNotFound, Session, Sessions
+from service.arena.seating import (
+    Contestant,
+    Table,
+    check_table,
+    make_game,
+    started_event,
+)
+from service.arena.storage import SeriesBook, SeriesGame, SeriesRow
+from service.games.robots import Robots
+from service.games.sessions import GameExists, GameNotFound, Session, Sessions
+from service.players.feed import Inbox
+from service.replica.background import Background
+from service.replica.wakeups import LONGEST_SECONDS, Bell
+from service.sql.database import DatabaseUnavailable
 from service.store import StoreUnavailable
-from service.wakeups import LONGEST_SECONDS, Bell
 
 log = logging.getLogger("service.series")
 
@@ -178,7 +184,7 @@ class SeriesRunner(Background):
                 for row in rows:
                     await self.advance(row)
                 running = bool(rows)
-            except (StoreUnavailable, ArchiveUnavailable) as error:
+            except (StoreUnavailable, DatabaseUnavailable) as error:
                 log.warning("series paused: %s", error)
             except Exception:
                 log.exception("series pass failed")

@@ -21,12 +21,12 @@ stays in one Redis Cluster slot; each index and rate budget has a tag of its own
 | `queue:{<game>:<players>}:tickets` | hash | ticket id -> the ticket (JSON); `group:<game id>` -> a group being seated |
 | `queue:{<game>:<players>}:seating` | sorted set | groups whose game is being made, by when claimed |
 | `queue:{<game>:<players>}:done` | sorted set | tickets seated, cancelled or expired, by when (forgotten later) |
-| `inbox:{<player>}:events` | stream | a player's events (service/inbox.py): challenges, games, series |
+| `inbox:{<player>}:events` | stream | a player's events (service/players/feed.py): challenges, games, series |
 | `inbox:{<player>}:once` | set | the once-keys of events pushed (a retry pushes nothing) |
 | `challenge:{<id>}` | string | a challenge (JSON), changed by compare-and-set |
 | `challenges:{expiry}` | sorted set | pending challenges by when they expire |
 | `crab:replicas` | channel | subscribed by every replica, so its connection always exists |
-| `crab:wake:<topic>` | channel | wakes a kind of background work on every replica (service/wakeups.py) |
+| `crab:wake:<topic>` | channel | wakes a kind of background work on every replica (service/replica/wakeups.py) |
 """
 
 import zlib

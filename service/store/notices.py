@@ -1,5 +1,5 @@
 """This process's one pub/sub connection: commits of the games its streams watch, and
-the bells of its background work (service/wakeups.py)."""
+the bells of its background work (service/replica/wakeups.py)."""
 
 import asyncio
 import logging

@@ -4,8 +4,15 @@ from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from service.store.keys import InboxKeys, QueueKeys
-from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
-                                   MatchRule, RateBudget)
+from service.store.records import (
+    Allowance,
+    Change,
+    Commit,
+    FinishedGame,
+    GameRecord,
+    MatchRule,
+    RateBudget,
+)
 
 # listener(game id, version, wall-clock time of the commit): a commit of a watched game.
 # A version of -1 means "notices may have been lost" (the store reconnected).
@@ -65,7 +72,7 @@ class Store(Protocol):
                          count: int) -> list[tuple[str, float]]:
         """(member, score) with score <= below (all if None), highest first."""
 
-    # Matchmaking queues (service/matchmaking.py): tickets (JSON bodies) of one game at one
+    # Matchmaking queues (service/matchmaking/queue.py): tickets (JSON bodies) of one game at one
     # table size, paired by scripts/match.lua's rule (the embedded store keeps the same).
     async def queue_put(self, queue: QueueKeys, ticket_id: str, ticket: bytes,
                         rating: float, since: float) -> None:
@@ -87,7 +94,7 @@ class Store(Protocol):
     async def queue_busy(self, queues: list[QueueKeys]) -> bool:
         """Whether a ticket waits or a group is being seated in one of queues."""
 
-    # A player's inbox (service/inbox.py): its events in order, the last `keep` or so kept
+    # A player's inbox (service/players/feed.py): its events in order, the last `keep` or so kept
     # for ttl seconds after the last one, each with an id that orders it.
     async def inbox_push(self, inbox: InboxKeys, once: str | None, event: bytes,
                          keep: int, ttl: int) -> str | None:
@@ -114,7 +121,7 @@ class Store(Protocol):
     async def watch(self, game_id: str) -> None: ...
     async def unwatch(self, game_id: str) -> None: ...
 
-    # Wake-ups of background work (service/wakeups.py), on every replica.
+    # Wake-ups of background work (service/replica/wakeups.py), on every replica.
     async def ring(self, topic: str) -> None:
         """Calls every listener of topic, on every replica (this one included)."""
     def on_ring(self, topic: str, listener: Callable[[], None]) -> None:

@@ -3,7 +3,7 @@
 The store keeps one whole record, the latest; an event stream that resumes from an
 older version (or a feed a few commits behind) needs each version since. Each is rebuilt:
 its state by the core, which plays the log again from the state the game began in
-(core.from_bytes, then apply, as service/replay.py does: exact, and ~6 us a move); its
+(core.from_bytes, then apply, as service/archive/replay.py does: exact, and ~6 us a move); its
 metadata by undoing, from the latest back, the change each commit made to it (kept as
 an "undo": the bytes the commit replaced, empty when the metadata did not change). So
 no version's whole record is kept beside the latest (issue #24: a 4-player game's

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import httpx
 
-from service.archive import migrate
-from tests.service.play import create, play_to_end
+from service.sql import migrate
 from tests.processes import Process
+from tests.service.play import create, play_to_end
 from tests.service.servers import SHARED_REDIS, free_port, suite_database
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,8 +8,9 @@ import httpx
 import msgspec
 
 import core
-from service.archive import Archive, ExportFilter
-from service.replay import replayed
+from service.archive.replay import replayed
+from service.archive.storage import Archive, ExportFilter
+from service.sql.database import Database
 from tests.service.servers import Server
 
 
@@ -33,7 +34,7 @@ def expected_result(state: core.GameState, document: dict) -> dict:
 
 
 async def _replay_all(url: str) -> int:
-    archive = Archive(url)
+    archive = Archive(Database(url))
     count = 0
     try:
         async for _, game_id, raw, _ in archive.export(ExportFilter()):
@@ -46,7 +47,7 @@ async def _replay_all(url: str) -> int:
             assert len(versions) == document["version"] + 1 == row.version + 1
             count += 1
     finally:
-        await archive.close()
+        await archive.database.close()
     return count
 
 

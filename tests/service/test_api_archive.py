@@ -13,13 +13,13 @@ import pytest
 import redis
 
 import core
-from service import bodies
+from service.games import bodies
 from tests.service.archives import drained
-from tests.service.test_bodies_exact import assert_exact
 from tests.service.conftest import STORES
 from tests.service.play import auth, create, play_to_end, replay_in_core, tokens_of
 from tests.service.servers import PrivateRedis, Server, server, suite_database
 from tests.service.sse import Listener
+from tests.service.test_bodies_exact import assert_exact
 
 AI = {"type": "ai", "iterations": 30}
 

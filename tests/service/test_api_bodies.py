@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.decoding import MalformedBody, _check_shape
+from service.http.decoding import MalformedBody, _check_shape
 from tests.service.play import auth, create, tokens_of
 from tests.service.test_api_errors import assert_problem, snapshot
 

@@ -6,7 +6,7 @@ import time
 
 import httpx
 
-from service.bodies.arena import ChallengeBody
+from service.arena.bodies import ChallengeBody
 from tests.service.play import auth
 from tests.service.sse import Listener
 from tests.service.test_api_players import new_player

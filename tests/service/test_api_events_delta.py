@@ -6,7 +6,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service import patches
+from service.events import patches
 from tests.service.play import auth, create, play_to_end, tokens_of
 from tests.service.sse import Listener
 from tests.service.test_api_events import events_url, over

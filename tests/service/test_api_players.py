@@ -11,8 +11,8 @@ import httpx
 import pytest
 from openskill.models import PlackettLuce
 
-from service.bodies.players import Leaderboard, PlayerBody, PlayerCreated, PlayerGames
-from service.ratings import anchor, pool
+from service.players.bodies import Leaderboard, PlayerBody, PlayerCreated, PlayerGames
+from service.players.ratings import anchor, pool
 from tests.service.archives import drained
 from tests.service.play import auth, create, play_to_end, tokens_of
 from tests.service.test_api_archive import exported

@@ -8,7 +8,7 @@ import time
 import httpx
 import pytest
 
-from service.bodies.queue import TicketBody
+from service.matchmaking.bodies import TicketBody
 from tests.service.play import auth
 from tests.service.servers import SHARED_REDIS, server
 from tests.service.sse import Listener
@@ -149,8 +149,10 @@ def test_a_group_claimed_by_a_replica_that_died_before_seating_it_is_seated_by_a
     """The pairing script claims a group before its game exists; a replica killed right
     after leaves the claim, and another makes that very game (same id, same tokens)."""
     import asyncio
+
     import msgspec
-    from service.matchmaking import SEATING_LEASE, Ticket, queue_of
+
+    from service.matchmaking.queue import SEATING_LEASE, Ticket, queue_of
     from service.store import MatchRule, RedisStore
 
     with server({"REDIS_URL": SHARED_REDIS}) as replica, \

@@ -11,16 +11,18 @@ from pathlib import Path
 import httpx
 
 import core
-from service import bodies
-from service.archive import Archive
-from service.archive.reviews import Reviews
-from service.reviews import MIN_LOSS, WORST, decisions, reviewed
+from service.archive.storage import Archive
+from service.games import bodies
+from service.reviews.review import MIN_LOSS, WORST, decisions, reviewed
+from service.reviews.storage import Reviews
+from service.sql.database import Database
 from tests.service.archives import drained
 from tests.service.play import create, play_to_end
 from tests.service.servers import server
 from tests.service.test_api_archive import forgetful, forgotten_game  # noqa: F401 (a fixture)
 from tests.service.test_api_errors import assert_problem
 from tests.service.test_bodies_exact import assert_exact
+
 
 def finished(client: httpx.Client, game: str, players: int, seed: int) -> tuple[dict, list]:
     created = create(client, game, players, seed=seed)
@@ -139,9 +141,9 @@ def test_a_review_a_replica_left_half_done_is_finished_by_another(tmp_path: Path
     game_id = created["id"]
 
     async def claim_and_die() -> dict:
-        archive = Archive(url)
+        archive = Archive(Database(url))
         try:
-            reviews = Reviews(archive)
+            reviews = Reviews(archive.database)
             now = int(time.time() * 1000)
             await reviews.request(game_id, 0, 5, now)
             lease, review = await reviews.claim(now, 6_000)
@@ -152,7 +154,7 @@ def test_a_review_a_replica_left_half_done_is_finished_by_another(tmp_path: Path
                                    json.dumps({"decisions": [first_decision]}), False)
             return first_decision
         finally:
-            await archive.close()
+            await archive.database.close()
 
     written = asyncio.run(claim_and_die())
     with server(env) as second, httpx.Client(base_url=second.url, timeout=30) as client:

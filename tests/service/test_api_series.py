@@ -10,7 +10,7 @@ import time
 
 import httpx
 
-from service.bodies.arena import SeriesBody, SeriesGames
+from service.arena.bodies import SeriesBody, SeriesGames
 from tests.service.play import auth
 from tests.service.servers import ROOT, SHARED_REDIS, server, wait_until
 from tests.service.test_api_players import new_player

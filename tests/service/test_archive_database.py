@@ -10,10 +10,15 @@ from dataclasses import replace
 import pytest
 from sqlalchemy import func, select
 
-from service.archive import (Archive, ArchivedGame, ArchiveRefused, ArchiveUnavailable,
-                             ExportFilter, SchemaMismatch)
-from service.archive.tables import rating_changes
-from service.archive.series import SeriesBook, SeriesGame, SeriesRow
+from service.archive.storage import Archive, ArchivedGame, ExportFilter
+from service.arena.storage import SeriesBook, SeriesGame, SeriesRow
+from service.sql.database import (
+    Database,
+    DatabaseRefused,
+    DatabaseUnavailable,
+    SchemaMismatch,
+)
+from service.sql.schema import rating_changes
 from tests.databases import TestDatabase, migrate
 
 
@@ -44,12 +49,12 @@ def url(request, tmp_path) -> Iterator[str]:
 
 def run(url: str, scenario):
     async def main():
-        archive = Archive(url)
+        archive = Archive(Database(url))
         try:
-            await archive.prepare(migrate_schema=False)
+            await archive.database.prepare(migrate_schema=False)
             return await scenario(archive)
         finally:
-            await archive.close()
+            await archive.database.close()
     return asyncio.run(main())
 
 
@@ -90,11 +95,11 @@ def test_retention_forgets_only_games_that_ended_before_the_cutoff(url):
 
 def test_a_database_without_the_schema_is_refused_with_the_command_to_run(tmp_path):
     async def main():
-        archive = Archive(f"sqlite:///{tmp_path}/empty.sqlite3")
+        archive = Archive(Database(f"sqlite:///{tmp_path}/empty.sqlite3"))
         try:
-            await archive.prepare(migrate_schema=False)
+            await archive.database.prepare(migrate_schema=False)
         finally:
-            await archive.close()
+            await archive.database.close()
     with pytest.raises(SchemaMismatch, match="python -m service.archive upgrade"):
         asyncio.run(main())
 
@@ -105,7 +110,7 @@ def test_replicas_that_migrate_one_new_sqlite_file_at_once_all_succeed(tmp_path)
     import subprocess
     import sys
 
-    from service.archive import migrate
+    from service.sql import migrate
     url = f"sqlite:///{tmp_path}/fresh.sqlite3"
     upgrades = [subprocess.Popen([sys.executable, "-m", "service.archive", "upgrade"],
                                  env={**os.environ, "DATABASE_URL": url},
@@ -120,7 +125,7 @@ def test_a_series_finishes_only_once_every_game_it_started_has_its_outcome(url):
     """A replica that saw no game of a series in play may have looked just before another
     started the last ones: the book refuses to finish a series with a game unrecorded."""
     async def scenario(archive):
-        book = SeriesBook(archive)
+        book = SeriesBook(archive.database)
         row = SeriesRow(id="s_contract", owner="p_owner", game="cup-the-crab", players=2,
                         spec={}, secret="0" * 64, status="running", games_total=2,
                         games_done=0, created_ms=1, finished_ms=None)
@@ -153,7 +158,7 @@ def test_a_rated_game_between_ai_levels_only_is_archived_and_changes_no_rating(u
     insert of none once made a row of NULLs, refused, and the game was never archived)."""
     async def scenario(archive):
         written = await archive.write([rated_ai_game(1), rated_ai_game(2)])
-        changes = await archive.run(lambda conn: _count(conn, rating_changes))
+        changes = await archive.database.run(lambda conn: _count(conn, rating_changes))
         orders = [(await archive.get(f"ai-only-{n}")).rated_order for n in (1, 2)]
         return written, changes, orders
     written, changes, orders = run(url, scenario)
@@ -167,20 +172,20 @@ async def _count(conn, table) -> int:
 
 def test_a_record_the_database_refuses_is_told_apart_from_a_database_that_is_down(url):
     async def scenario(archive):
-        with pytest.raises(ArchiveRefused, match="reason"):
+        with pytest.raises(DatabaseRefused, match="reason"):
             await archive.write([replace(game(31, 50), reason=None)])  # NOT NULL
         return await archive.get("contract-31")
     assert run(url, scenario) is None  # nothing written
 
     async def down():
-        archive = Archive("postgresql://postgres@127.0.0.1:9/crab")  # nothing listens
+        archive = Archive(Database("postgresql://postgres@127.0.0.1:9/crab"))  # nothing listens
         try:
             await archive.write([game(32, 50)])
         finally:
-            await archive.close()
-    with pytest.raises(ArchiveUnavailable) as raised:
+            await archive.database.close()
+    with pytest.raises(DatabaseUnavailable) as raised:
         asyncio.run(down())
-    assert not isinstance(raised.value, ArchiveRefused)
+    assert not isinstance(raised.value, DatabaseRefused)
 
 
 def test_a_game_set_aside_is_listed_and_archived_by_a_retry_once_the_database_takes_it(url):

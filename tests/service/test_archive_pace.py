@@ -3,11 +3,11 @@
 
 import time
 
-from service.archiver import Pace
+from service.archive.writer import Pace
 
 
 class Requests:
-    """A count of requests begun, as service.observe keeps it."""
+    """A count of requests begun, as service.replica.observe keeps it."""
 
     def __init__(self) -> None:
         self.begun = 0

@@ -1,6 +1,6 @@
 """What the service sends is exactly its typed body: at every step of random games of both
 games, for every seat and the spectator, the view, legal moves and history dicts that
-the sessions build are the msgspec bodies of service.bodies field for field (nothing
+the sessions build are the msgspec bodies of service.games.bodies field for field (nothing
 dropped, added or coerced). This is what lets the service encode the dicts directly
 instead of converting each one to its struct first (docs/benchmarks.md)."""
 
@@ -10,9 +10,9 @@ import msgspec
 import pytest
 
 import core
-from service import bodies
-from service.meta import Clock, Meta
-from service.sessions import Session, Sessions
+from service.games import bodies
+from service.games.meta import Clock, Meta
+from service.games.sessions import Session, Sessions
 from service.store import GameRecord
 
 GAMES = [("cup-the-crab", 2, None), ("cup-the-crab", 5, None),

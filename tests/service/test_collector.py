@@ -6,7 +6,7 @@ import asyncio
 import gc
 import weakref
 
-from service.collector import Collector
+from service.replica.collector import Collector
 
 
 class Node:

@@ -42,9 +42,9 @@ def test_asking_for_several_workers_without_redis_is_a_clear_startup_error():
 
 
 def test_ai_seats_created_under_higher_limits_think_within_todays():
-    from service.robots import Robots
-    from service.schemas import Budget
-    from service.sessions import Sessions
+    from service.games.requests import Budget
+    from service.games.robots import Robots
+    from service.games.sessions import Sessions
     from service.store import MemoryStore
     robots = Robots(Sessions(MemoryStore(60)), Settings(ai_max_iterations=100,
                                                         ai_max_time_ms=50))

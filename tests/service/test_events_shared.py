@@ -3,9 +3,9 @@ by every stream of that viewer (a game's spectators, one player's several tabs).
 
 import asyncio
 
-from service.events import Hub
-from service.schemas import CreateGame, MoveRequest
-from service.sessions import Sessions
+from service.events.streams import Hub
+from service.games.requests import CreateGame, MoveRequest
+from service.games.sessions import Sessions
 from service.store import MemoryStore
 
 

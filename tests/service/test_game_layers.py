@@ -3,8 +3,9 @@ service/bodies (one GameBodies each) and its creation variants in the document; 
 missing one fails here, named (its web module: tests/test_registry.py)."""
 
 import core
-from service import bodies
-from service.bodies.common import GameBodies
+from service.games import bodies
+from service.games.bodies.common import GameBodies
+
 
 def test_every_registered_game_has_its_bodies():
     assert tuple(bodies.GAMES) == core.GAMES

@@ -6,8 +6,8 @@ import json
 from openskill.models import PlackettLuce
 
 import core
-from service import ratings
-from service.archive.standings import Ledger, Outcome
+from service.players import ratings
+from service.players.standings import Ledger, Outcome
 
 MODEL = PlackettLuce()
 

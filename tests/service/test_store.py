@@ -14,9 +14,19 @@ import pytest
 import redis
 
 import core
-
-from service.store import (Change, Commit, FinishedGame, GameRecord, MatchRule, MemoryStore,
-                           RateBudget, RedisStore, StoreUnavailable, keys, segments)
+from service.store import (
+    Change,
+    Commit,
+    FinishedGame,
+    GameRecord,
+    MatchRule,
+    MemoryStore,
+    RateBudget,
+    RedisStore,
+    StoreUnavailable,
+    keys,
+    segments,
+)
 from service.store.redis_store import COMMAND_SECONDS
 from tests.service.servers import SHARED_REDIS, PrivateRedis
 
@@ -347,7 +357,7 @@ def test_games_watched_while_the_notice_connection_opens_are_announced_too(kind)
 
 
 def test_a_ring_wakes_the_listeners_of_its_topic_on_every_replica(kind):
-    """Background work sleeps until rung (service.wakeups): a ring on one replica reaches
+    """Background work sleeps until rung (service.replica.wakeups): a ring on one replica reaches
     the listeners of its topic on another (the embedded store is one replica)."""
     async def scenario(here):
         there = kind.make() if kind.url else here

@@ -1,4 +1,4 @@
-"""Background loops sleep until their work is due or a bell rings (service.wakeups): a
+"""Background loops sleep until their work is due or a bell rings (service.replica.wakeups): a
 sleeper wakes at its due time, at once when another replica rings, and no later than
 its longest sleep; a ring before an earlier due time reaches the other replicas."""
 
@@ -8,8 +8,8 @@ import time
 import httpx
 import pytest
 
+from service.replica.wakeups import Bell
 from service.store import MemoryStore, RedisStore
-from service.wakeups import Bell
 from tests.service.play import create
 from tests.service.servers import SHARED_REDIS, PrivateRedis, server
 

@@ -1,0 +1,77 @@
+"""The limits every game obeys, however it starts: POST /v1/games, a challenge, a series,
+the queue or a rematch. `Sessions.new_state`, which each of them goes through before
+anything is kept, checks them, so that no route can bend them (issue 30: challenges and
+series took one-second clocks the server refuses to POST /v1/games).
+
+A limit the client chose is refused with a message that says what is allowed; what the
+server chooses itself (the queue's clock, the AI level that fills a queue's seat) it
+chooses within the limits.
+"""
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import core.ai
+from service.config import Settings
+from service.games.meta import Clock
+from service.games.requests import Budget
+
+
+class OverLimit(Exception):
+    """A new game outside this server's limits; the message says what is allowed, `slug`
+    the problem type: `invalid-game` for a clock, `budget-refused` for an AI seat, as
+    POST /v1/games has always answered them."""
+
+    def __init__(self, slug: str, detail: str) -> None:
+        super().__init__(detail)
+        self.slug = slug
+
+
+@dataclass(frozen=True)
+class GameLimits:
+    turn_seconds_min: int = Settings.turn_seconds_min
+    ai_max_iterations: int = Settings.ai_max_iterations
+    ai_max_time_ms: int = Settings.ai_max_time_ms
+    TURN_SECONDS_MAX: ClassVar[int] = 86_400
+
+    @classmethod
+    def of(cls, settings: Settings) -> "GameLimits":
+        return cls(settings.turn_seconds_min, settings.ai_max_iterations,
+                   settings.ai_max_time_ms)
+
+    def levels(self) -> list[int]:
+        """The AI levels this server plays: those whose search fits its iteration cap."""
+        return [level for level, budget in sorted(core.ai.LEVELS.items())
+                if budget["iterations"] <= self.ai_max_iterations]
+
+    def clock_within(self, turn_seconds: int) -> int:
+        """A clock the server picks itself, moved within the limits."""
+        return max(self.turn_seconds_min, min(turn_seconds, self.TURN_SECONDS_MAX))
+
+    def check(self, clock: Clock | None, ai: list[Budget | None] | None) -> None:
+        """OverLimit unless the clock and every AI seat's budget are within the limits."""
+        if clock is not None and not \
+                self.turn_seconds_min <= clock.turn_seconds <= self.TURN_SECONDS_MAX:
+            raise OverLimit("invalid-game", f"turn_seconds is {self.turn_seconds_min} to"
+                            f" {self.TURN_SECONDS_MAX:,} on this server, got"
+                            f" {clock.turn_seconds}")
+        for budget in ai or ():
+            if budget is not None:
+                self._check_budget(budget)
+
+    def _check_budget(self, budget: Budget) -> None:
+        levels, cap = self.levels(), self.ai_max_iterations
+        if budget.level is not None and budget.level not in core.ai.LEVELS:
+            raise OverLimit("budget-refused", f"there is no AI level {budget.level}: levels"
+                            f" are {min(core.ai.LEVELS)} to {max(core.ai.LEVELS)}")
+        if budget.level is not None and budget.level not in levels:
+            allowed = f"levels {levels[0]} to {levels[-1]} play here" if levels else \
+                "no level plays here"
+            raise OverLimit("budget-refused", f"AI level {budget.level} (ai-{budget.level})"
+                            f" is over this server's AI_MAX_ITERATIONS of {cap:,}: {allowed}")
+        if budget.iterations is not None and budget.iterations > cap:
+            raise OverLimit("budget-refused", f"iterations is capped at {cap:,} on this"
+                            f" server, got {budget.iterations:,}")
+        if budget.time_ms is not None and budget.time_ms > self.ai_max_time_ms:
+            raise OverLimit("budget-refused", f"time_ms is capped at {self.ai_max_time_ms:,}"
+                            f" on this server, got {budget.time_ms:,}")

@@ -1,0 +1,131 @@
+"""What the service keeps beside a game's state: seats, names, tokens' hashes, clocks.
+
+A game's metadata changes with the game (a join, a deadline, a rematch), so it is part of
+every committed version's record; it holds nothing a player may not see but the hashes
+of the seats' tokens, which never leave the server.
+"""
+
+import time
+from typing import Literal
+
+import msgspec
+
+from service.games.requests import Budget
+from service.players.ratings.model import ai_player, level_of
+
+SeatType = Literal["human", "ai", "open"]
+Status = Literal["waiting", "active", "over"]
+
+
+HINTS_OFF = {
+    "people": "the AI's suggestions are off in a game between people (it was created with"
+              " open seats): each player plays on their own",
+    "rated": "the AI's suggestions are off in a rated game: a strong AI's advice would count"
+             " in the seat's rating",
+    "arena": "the AI's suggestions are off in a game of the arena (a challenge's or a"
+             " series'): each contestant plays on its own",
+}
+
+
+class Clock(msgspec.Struct, frozen=True):
+    """A turn clock: each decision within turn_seconds, else on_timeout."""
+    turn_seconds: int
+    on_timeout: Literal["ai", "forfeit"]
+
+
+class Meta(msgspec.Struct, frozen=True, kw_only=True):
+    game: str
+    players: int
+    seeded: bool
+    token_hashes: list[str | None]         # None for an AI seat and an open seat
+    created: float
+    ai: list[Budget | None] | None = None  # each AI seat's thinking budget
+    names: list[str | None] | None = None  # display names, shown to everyone
+    open_seats: list[int] = []             # seats nobody has taken yet
+    listed: bool = False                   # in the waiting list while seats are open
+    # The AI's suggestions are offered to the seats: not in a game between people (one
+    # created with open seats, and its rematches), where a hint would be a strong player
+    # whispering to one side (docs/api.md, "Fair play").
+    hints: bool = True
+    # Why they are off, when they are: "people" (created with open seats), "rated" (a
+    # strong AI's advice would count in the ratings) or "arena" (a challenge's or a
+    # series' game, whose contestants play on their own). Games made before this was
+    # kept have none: hints_off_reason() tells from the rest.
+    hints_off: Literal["people", "rated", "arena"] | None = None
+    options: dict | None = None            # creation options, for a rematch
+    clock: Clock | None = None
+    deadlines: list[float | None] | None = None  # per seat, epoch seconds
+    forfeited: list[int] = []              # seats whose clock ended the game
+    rematch: str | None = None             # the next game's id
+    player_ids: list[str | None] | None = None  # the player each seat is bound to
+    rated: bool = True                     # rated if eligible (is_rated); false: casual
+
+    def is_ai(self, seat: int) -> bool:
+        return self.ai is not None and self.ai[seat] is not None
+
+    def seat_type(self, seat: int) -> SeatType:
+        if seat in self.open_seats:
+            return "open"
+        return "ai" if self.is_ai(seat) else "human"
+
+    def player(self, seat: int) -> str | None:
+        """The player seat is bound to: a person's or a bot's id, or for an AI seat playing
+        at a strength level, that level's (service.players.ratings.ai_player)."""
+        if self.player_ids is not None and self.player_ids[seat] is not None:
+            return self.player_ids[seat]
+        budget = self.ai[seat] if self.ai is not None else None
+        return None if budget is None or budget.level is None else ai_player(budget.level)
+
+    def is_rated(self) -> bool:
+        """Whether the game's result updates ratings: asked for (the default), no seed the
+        creator chose (whoever chose it knows the deal), every seat a player or an AI
+        level, no person or bot in two seats, and not abandoned by every seat (a game
+        nobody finished says nothing of anyone's strength)."""
+        seated = [self.player(seat) for seat in range(self.players)]
+        people = [player for player in seated if player and level_of(player) is None]
+        return self.rated and not self.seeded and not self.open_seats and \
+            None not in seated and len(set(people)) == len(people) and \
+            len(self.forfeited) < self.players
+
+    def hints_off_reason(self) -> str:
+        """Why this game's seats get no suggestion, in words (hints are off)."""
+        reason = self.hints_off or ("rated" if self.is_rated() else "people")
+        return HINTS_OFF[reason]
+
+    def name(self, seat: int) -> str | None:
+        return None if self.names is None else self.names[seat]
+
+    def deadline(self, seat: int) -> float | None:
+        return None if self.deadlines is None else self.deadlines[seat]
+
+    def status(self, over: bool) -> Status:
+        """over: whether the core says the game is over."""
+        if self.open_seats:
+            return "waiting"
+        return "over" if over or self.forfeited else "active"
+
+    def seats(self) -> list[dict]:
+        return [{"seat": seat, "type": self.seat_type(seat), "name": self.name(seat),
+                 "player": self.player(seat), "deadline": self.deadline(seat)}
+                for seat in range(self.players)]
+
+    def with_deadlines(self, to_move: tuple[int, ...], mover: int | None,
+                       now: float | None = None) -> "Meta":
+        """The deadlines after a change by mover (None: a join or the start): each seat to
+        move keeps its running deadline, but the mover and a seat newly to move start a
+        fresh turn; seats not to move have none."""
+        if self.clock is None or self.open_seats:
+            return self
+        if self.forfeited:
+            return msgspec.structs.replace(self, deadlines=None)
+        now = time.time() if now is None else now
+        fresh = now + self.clock.turn_seconds
+        deadlines = [None] * self.players
+        for seat in to_move:
+            running = self.deadline(seat)
+            deadlines[seat] = running if running is not None and seat != mover else fresh
+        return msgspec.structs.replace(self, deadlines=deadlines)
+
+    def earliest_deadline(self) -> float | None:
+        running = [d for d in self.deadlines or () if d is not None]
+        return min(running) if running and not self.forfeited else None

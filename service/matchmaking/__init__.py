@@ -1,0 +1,1 @@
+"""The rated queue: players of close ratings seated together, across replicas."""

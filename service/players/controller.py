@@ -1,0 +1,202 @@
+"""/v1/players and /v1/leaderboards: identities that last, their ratings and games."""
+
+import re
+from typing import Any
+
+from litestar import Controller, HttpMethod, Request, Response, get, patch, post, route
+from litestar.exceptions import NotFoundException, ValidationException
+from litestar.params import Parameter
+
+import core
+from service.games.controller import bearer_token
+from service.games.sessions import PlayerNotFound, Sessions, Unauthorized
+from service.http.instants import iso_ms
+from service.http.openapi import problems
+from service.players import ratings
+from service.players.bodies import (
+    Leaderboard,
+    LeaderboardLine,
+    NewPlayer,
+    PlayerBody,
+    PlayerCreated,
+    PlayerGame,
+    PlayerGames,
+    PlayerRef,
+    PlayerRename,
+    PoolInfo,
+    Pools,
+    Rating,
+    RatingPoint,
+)
+from service.players.ratings import PROVISIONAL_GAMES
+from service.players.standings import RANKED_AFTER
+from service.players.storage import Player, Players, Ranked
+
+HISTORY = 50  # rated games a profile's chart shows, per pool
+PLAYER_ID = re.compile(r"^(p_[A-Za-z0-9_-]{16}|ai-[1-5])$")
+GAMES_CURSOR = re.compile(r"^[0-9]{1,15}~[A-Za-z0-9_-]{1,64}$")
+BOARD_CURSOR = re.compile(
+    r"^-?[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?~(p_[A-Za-z0-9_-]{16}|ai-[1-5])~[0-9]{1,9}$")
+
+
+def directory(sessions: Sessions) -> Players:
+    assert sessions.players is not None  # the service always has an archive
+    return sessions.players
+
+
+def _line(ranked: Ranked) -> LeaderboardLine:
+    standing, player = ranked.standing, ranked.player
+    return LeaderboardLine(
+        rank=ranked.rank, player=PlayerRef(id=player.id, name=player.name, kind=player.kind),
+        value=standing["conservative"], mu=standing["mu"], sigma=standing["sigma"],
+        rated_games=standing["rated_games"],
+        provisional=standing["rated_games"] < PROVISIONAL_GAMES and player.kind != "ai")
+
+
+class PlayersController(Controller):
+    path = "/v1/players"
+    tags = ["players"]
+
+    @post("/", status_code=201, responses=problems(400, 413, 429, 503),
+          summary="A new player (a person or a bot); its key is shown this once")
+    async def create(self, data: NewPlayer, sessions: Sessions) -> PlayerCreated:
+        player, key = await directory(sessions).create(data.name, data.kind)
+        return PlayerCreated(id=player.id, name=player.name, kind=data.kind, key=key)
+
+    @route("/me", http_method=HttpMethod.OPTIONS, include_in_schema=False,
+           sync_to_thread=False)
+    def allowed(self) -> Response[None]:
+        """What /v1/players/me allows. Litestar's own OPTIONS answer is made with the
+        route's first handler and lists only its method, though both are served."""
+        return Response(None, status_code=204, headers={"Allow": "GET, HEAD, OPTIONS, PATCH"})
+
+    @get("/me", responses=problems(401, 503),
+         summary="The player whose key is given (Authorization: Bearer <player key>)")
+    async def me(self, request: Request, sessions: Sessions) -> PlayerBody:
+        return await self._profile(sessions, (await key_holder(request, sessions)).id)
+
+    @patch("/me", responses=problems(400, 401, 413, 503),
+           summary="Rename the player whose key is given (Authorization: Bearer <player key>)")
+    async def rename(self, data: PlayerRename, request: Request, sessions: Sessions) -> PlayerBody:
+        player = await key_holder(request, sessions)
+        await directory(sessions).rename(player.id, data.name)
+        return await self._profile(sessions, player.id)
+
+    @get("/{player_id:str}", responses=problems(404, 503),
+         summary="A player: name, kind, and per game its rating, games and wins")
+    async def profile(self, player_id: str, sessions: Sessions) -> PlayerBody:
+        return await self._profile(sessions, player_id)
+
+    @get("/{player_id:str}/games", responses=problems(400, 404, 503),
+         summary="A player's archived games, the latest first, a page at a time")
+    async def games(self, player_id: str, sessions: Sessions,
+                    cursor: str | None = Parameter(
+                        query="cursor", default=None, pattern=GAMES_CURSOR.pattern,
+                        description="the previous page's next_cursor"),
+                    limit: int = Parameter(query="limit", default=50, ge=1, le=100)
+                    ) -> PlayerGames:
+        players = directory(sessions)
+        if not PLAYER_ID.match(player_id) or await players.profile(player_id) is None:
+            raise PlayerNotFound("no player has this id")
+        before = None
+        if cursor is not None:
+            ended_ms, _, game_id = cursor.partition("~")
+            before = (int(ended_ms), game_id)
+        rows = await players.games(player_id, before, limit + 1)
+        page = rows[:limit]
+        return PlayerGames(
+            player=player_id,
+            games=[PlayerGame(id=row["game_id"], game=row["game"], seat=row["seat"],
+                              rank=row["rank"], ended_at=iso_ms(row["ended_ms"]) or "")
+                   for row in page],
+            next_cursor=f"{page[-1]['ended_ms']}~{page[-1]['game_id']}"
+            if len(rows) > limit else None)
+
+    @staticmethod
+    async def _profile(sessions: Sessions, player_id: str) -> PlayerBody:
+        players = directory(sessions)
+        found = await players.profile(player_id, history=HISTORY) \
+            if PLAYER_ID.match(player_id) else None
+        if found is None:
+            raise PlayerNotFound("no player has this id")
+        player, standings = found
+        ratings = [_rating(player, standing, standing["history"]) for standing in standings]
+        return PlayerBody(id=player.id, name=player.name, kind=player.kind,  # type: ignore[arg-type]
+                          created_at=iso_ms(player.created_ms) or "",
+                          last_seen=iso_ms(player.last_seen_ms), ratings=ratings)
+
+
+def _rating(player: Player, standing: dict[str, Any], history: list[dict[str, Any]]) -> Rating:
+    return Rating(
+        **_pool_fields(standing["pool"]),
+        mu=standing["mu"], sigma=standing["sigma"],
+        value=standing["conservative"], rated_games=standing["rated_games"],
+        provisional=standing["rated_games"] < PROVISIONAL_GAMES and player.kind != "ai",
+        games=standing["games"], wins=standing["wins"], rank=standing["rank"],
+        history=[RatingPoint(game_id=point["game_id"], ended_at=iso_ms(point["ended_ms"]) or "",
+                             mu=point["mu"], sigma=point["sigma"],
+                             value=point["mu"] - 3 * point["sigma"]) for point in history])
+
+
+async def key_holder(request: Request, sessions: Sessions) -> Player:
+    """The player whose key the request carries (Authorization: Bearer <player key>)."""
+    key = bearer_token(request)
+    if key is None:
+        raise Unauthorized("this needs a player's key: Authorization: Bearer <player key>")
+    player = await directory(sessions).by_key(key)
+    if player is None:
+        raise Unauthorized("this key opens no player (POST /v1/players makes one)")
+    return player
+
+
+def _pool_fields(pool: str) -> dict[str, Any]:
+    game = ratings.game_of(pool)
+    found = ratings.pools().get(pool)
+    return {"pool": pool, "game": game,
+            "players": list(found.players if found else core.PLAYERS[game]),
+            "ranked_after": RANKED_AFTER}
+
+
+class LeaderboardsController(Controller):
+    path = "/v1/leaderboards"
+    tags = ["players"]
+
+    @get("/", summary="Every rating pool, each with its leaderboard")
+    async def pools(self) -> Pools:
+        return Pools(pools=[PoolInfo(**_pool_fields(pool))
+                            for pool in ratings.pool_names(list(core.GAMES))])
+
+    @get("/{pool:str}", responses=problems(400, 404, 503),
+         summary="A rating pool's ranked players, the best first (mu - 3 sigma)")
+    async def leaderboard(self, pool: str, sessions: Sessions,
+                          cursor: str | None = Parameter(
+                              query="cursor", default=None, pattern=BOARD_CURSOR.pattern,
+                              description="the previous page's next_cursor"),
+                          limit: int = Parameter(query="limit", default=50, ge=1, le=100),
+                          player: str | None = Parameter(
+                              query="player", default=None, pattern=PLAYER_ID.pattern,
+                              description="also this player's own line (`you`)")
+                          ) -> Leaderboard:
+        if pool not in ratings.pool_names(list(core.GAMES)):
+            raise NotFoundException()
+        players = directory(sessions)
+        after = None
+        if cursor is not None:
+            value, last, rank = cursor.split("~")
+            try:
+                after = (float(value), last, int(rank))
+            except ValueError:
+                raise ValidationException(extra=[{"message": "not a leaderboard cursor",
+                                                  "key": "cursor", "source": "query"}]) from None
+        page = await players.leaderboard(pool, after, limit + 1)
+        lines = [_line(ranked) for ranked in page[:limit]]
+        you = None
+        if player is not None:
+            found = await players.profile(player)
+            standing = next((s for s in found[1] if s["pool"] == pool), None) if found else None
+            if standing is not None and standing["rank"] is not None:
+                you = _line(Ranked(standing["rank"], found[0], standing))  # type: ignore[index]
+        last_line = page[limit - 1] if len(page) > limit else None
+        return Leaderboard(**_pool_fields(pool), lines=lines, you=you, next_cursor=None if last_line is None
+                           else f"{last_line.standing['conservative']!r}~{last_line.player.id}"
+                                                f"~{last_line.rank}")
