@@ -1,4 +1,4 @@
-"""The archive's throughput: finished games drained from Redis into PostgreSQL, and the export.
+"""The archive's throughput: finished games written from Redis into PostgreSQL, and the export.
 
     python loadtests/archive_bench.py [--games 20000] [--runs 3] [--distinct 200]
 
@@ -9,7 +9,7 @@ on which it makes and drops a database of its own.
 - **Ingest**: `--distinct` games are played to the end through the service's own sessions
   (so each commit, and the outbox entry before the ending one, is what the service writes),
   then copied under new ids until `--games` finished games wait in the outbox, as after an
-  outage. One drain task (service.archive.writer.Archiver, as each replica runs it) empties it;
+  outage. One writer (service.archive.writer.ArchiveWriter, as each replica runs it) empties it;
   games per second, median of `--runs` runs.
 - **Export**: `python -m service` serves the archive; GET /v1/games/export is read whole,
   games per second and the server's resident memory before and after (median of runs).
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from service.archive.storage import Archive  # noqa: E402
-from service.archive.writer import Archiver  # noqa: E402
+from service.archive.writer import ArchiveWriter  # noqa: E402
 from service.config import Settings  # noqa: E402
 from service.games.requests import CreateGame  # noqa: E402
 from service.games.sessions import Sessions  # noqa: E402
@@ -87,11 +87,11 @@ def copied(client: redis.Redis, templates: list[str], total: int) -> None:
 
 
 async def ingest(sessions: Sessions, archive: Archive) -> tuple[int, float]:
-    """The outbox emptied by one replica's drain (Archiver.drain_all: its passes)."""
-    archiver = Archiver(sessions, archive, Settings())
+    """The outbox emptied by one replica's writer (ArchiveWriter.write_all: its passes)."""
+    archive_writer = ArchiveWriter(sessions, archive, Settings(), sessions.store, sessions.outbox)
     started = time.perf_counter()
-    drained = await archiver.drain_all()
-    return drained, time.perf_counter() - started
+    written = await archive_writer.write_all()
+    return written, time.perf_counter() - started
 
 
 def rss_kib(pid: int) -> int:
@@ -153,10 +153,10 @@ async def main() -> None:
         rates = []
         for run in range(args.runs):
             copied(client, templates, args.games)
-            drained, seconds = await ingest(sessions, archive)
-            rates.append(drained / seconds)
-            progress(f"ingest run {run + 1}: {drained} games in {seconds:.2f} s,"
-                     f" {drained / seconds:,.0f} games/s")
+            written, seconds = await ingest(sessions, archive)
+            rates.append(written / seconds)
+            progress(f"ingest run {run + 1}: {written} games in {seconds:.2f} s,"
+                     f" {written / seconds:,.0f} games/s")
         total = await archive.count()
     finally:
         await store.close()

@@ -12,7 +12,7 @@ from litestar.response import Stream
 
 import core
 from service.archive.replay import replayed
-from service.archive.storage import ExportFilter
+from service.archive.storage import Archive, ExportFilter
 from service.games import bodies
 from service.games.controller import GAME_ID, load
 from service.games.sessions import GameNotOver, Sessions
@@ -53,7 +53,7 @@ class ArchiveController(Controller):
                      " ExportedGame; streamed, so any number of games can be read. A"
                      " stream cut short resumes with `cursor` set to the last line's"
                      " `cursor`.")
-    async def export(self, sessions: Sessions,
+    async def export(self, archive: Archive,
                      game: str | None = Parameter(
                          query="game", default=None, schema_extra={"enum": list(core.GAMES)},
                          description="only this game's"),
@@ -89,7 +89,7 @@ class ArchiveController(Controller):
             after = (int(ended_ms), last_id)
         where = ExportFilter(game=game, since_ms=_ms(since, "since"), until_ms=_ms(until, "until"),
                              after=after, player=player, id=game_id)
-        lines = _lines(sessions, where, limit)
+        lines = _lines(archive, where, limit)
         first = await anext(lines, b"")  # a database that is down is a 503, not a cut stream
         return Stream(_then(first, lines), media_type=NDJSON)
 
@@ -107,14 +107,12 @@ def _ms(text: str | None, name: str) -> int | None:
                        f" got {text!r}", "key": name, "source": "query"}]) from None
 
 
-async def _lines(sessions: Sessions, where: ExportFilter, limit: int) -> AsyncIterator[bytes]:
+async def _lines(archive: Archive, where: ExportFilter, limit: int) -> AsyncIterator[bytes]:
     """The export's body in chunks of whole lines: each stored record with the order its
     ratings were updated in (null if unrated) and its cursor."""
-    if sessions.archive is None:
-        return
     chunk: list[str] = []
     size = sent = 0
-    async for ended_ms, game_id, document, rated_order in sessions.archive.export(where):
+    async for ended_ms, game_id, document, rated_order in archive.export(where):
         order = "null" if rated_order is None else rated_order
         line = f'{document[:-1]},"rated_order":{order},"cursor":"{ended_ms}~{game_id}"}}\n'
         chunk.append(line)

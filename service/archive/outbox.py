@@ -2,7 +2,7 @@
 
 An entry is written *before* the commit that ends a game (service.games.sessions): written after
 it, a replica that died in between would leave a finished game that nothing finds again.
-So an entry may also stand for a commit that failed; the archiver recognises those by the
+So an entry may also stand for a commit that failed; the writer recognises those by the
 game's version. Entries are kept in buckets (service/store/keys.py), each its own Redis
 Cluster slot, and are leased, not removed, while a replica archives them: one that dies
 mid-way leaves them to be leased again when the lease ends, so a game may be written
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from service.replica.wakeups import Bell
 from service.store import Store, keys
 
-LEASE_SECONDS = 10.0   # an archiver holds its entries this long before others may retry
+LEASE_SECONDS = 10.0   # a writer holds its entries this long before others may retry
 
 
 @dataclass(frozen=True)
@@ -39,10 +39,10 @@ class Entry:
 class Outbox:
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.bell = Bell(store, "archive")  # the drain's, on every replica
+        self.bell = Bell(store, "archive")  # the writer's, on every replica
 
     async def ended(self) -> None:
-        """A game's ending commit landed: its entry is due, wherever a drain waits."""
+        """A game's ending commit landed: its entry is due, wherever a writer waits."""
         await self.bell.ring()
 
     async def intend(self, game_id: str, version: int, now: float) -> None:

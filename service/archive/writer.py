@@ -24,15 +24,16 @@ import msgspec
 from prometheus_client import Counter, Gauge
 
 import core
-from service.archive.outbox import Entry
+from service.archive.outbox import Entry, Outbox
 from service.archive.storage import Archive, ArchivedGame
 from service.config import Settings
 from service.games.sessions import Session, Sessions
 from service.http.instants import iso_time
-from service.players.feed import Inbox
+from service.players.events import PlayerEvents
+from service.players.storage import Players
 from service.replica.wakeups import LONGEST_SECONDS
 from service.sql.database import DatabaseRefused, DatabaseUnavailable
-from service.store import FinishedGame, StoreUnavailable, keys
+from service.store import FinishedGame, Store, StoreUnavailable, keys
 
 log = logging.getLogger("service.archive.writer")
 
@@ -67,13 +68,13 @@ class Lag:
 
 
 class Pace:
-    """How hard the drain may work. On a replica that answers no request, flat out; on
+    """How hard the writer may work. On a replica that answers no request, flat out; on
     one that does, in small passes that take at most SHARE of the wall clock, with the
     event loop's turn between every few records: a backlog after an outage must not sit
     in front of live games' moves (docs/benchmarks.md). Traffic is read from the count of
     requests this process has begun (service.replica.observe)."""
 
-    SHARE = 0.25             # of the wall clock a busy replica gives the drain
+    SHARE = 0.25             # of the wall clock a busy replica gives the writer
     BUSY_RATE = 20.0         # requests per second that make a replica busy
     WINDOW = 0.1             # seconds over which that rate is read
 
@@ -143,11 +144,18 @@ def archived(session: Session, finished: FinishedGame, ended_ms: int, now: float
         meta=finished.record.meta, initial=finished.initial)
 
 
-class Archiver:
+class ArchiveWriter:
     def __init__(self, sessions: Sessions, archive: Archive, settings: Settings,
-                 requests: Callable[[], int] = lambda: 0, inbox: Inbox | None = None) -> None:
+                 store: Store, outbox: Outbox, players: Players | None = None,
+                 player_events: PlayerEvents | None = None,
+                 requests: Callable[[], int] = lambda: 0) -> None:
+        """players: the AI levels made players at start; player_events: where a finished
+        game's players are told of its end (a benchmark may leave both out)."""
         self.sessions = sessions
-        self.inbox = inbox  # where a finished game's players are told of its end
+        self.store = store
+        self.outbox = outbox
+        self.players = players
+        self.player_events = player_events
         self.pace = Pace(requests)
         self.archive = archive
         self.kept_seconds = settings.archived_game_ttl  # kept in the live store once archived
@@ -162,9 +170,9 @@ class Archiver:
         self.ingested: list[Callable[[], None]] = []  # told when games were written
 
     async def start(self) -> None:
-        """Checks (or migrates) the archive's schema, then starts draining. A schema that
+        """Checks (or migrates) the archive's schema, then starts writing. A schema that
         is not this service's stops the start-up; a database that is down does not: the
-        live API goes on and the drain prepares it once it answers."""
+        live API goes on and the writer prepares it once it answers."""
         try:
             await self._prepare()
         except DatabaseUnavailable as error:
@@ -178,8 +186,8 @@ class Archiver:
         async with self._preparing:
             if not self._prepared:
                 await self.archive.database.prepare(self.migrate)
-                if self.sessions.players is not None:
-                    await self.sessions.players.prepare(list(core.GAMES))
+                if self.players is not None:
+                    await self.players.prepare(list(core.GAMES))
                 self._prepared, self.lag.failing = True, None
 
     async def stop(self) -> None:
@@ -195,44 +203,44 @@ class Archiver:
                 await self._prepare()
                 await self._forget_expired(time.time())
                 if not first and self.pace.look():
-                    await asyncio.sleep(pause)  # a busy replica drains with one pass
+                    await asyncio.sleep(pause)  # a busy replica writes with one pass
                     continue
                 started = time.perf_counter()
                 per_bucket = BUSY_PER_BUCKET if self.pace.look() else PER_BUCKET
-                leased = await self.drain(time.time(), per_bucket)
+                leased = await self.write_due(time.time(), per_bucket)
                 if leased:  # written: the database answers (a pass that leased none says nothing)
                     self.lag.failing = None
                 if leased == per_bucket * len(keys.ARCHIVE_BUCKETS):  # a backlog: go on
                     pause = self.pace.rest(time.perf_counter() - started)
                 else:
-                    due = await self.sessions.outbox.next_due()
+                    due = await self.outbox.next_due()
             except (StoreUnavailable, DatabaseUnavailable) as error:
-                log.warning("archive drain paused: %s", error)
+                log.warning("archive writer paused: %s", error)
                 self.lag.failing = str(error)
                 pause = RETRY_SECONDS
             except Exception:  # one bad game must not stop the archive: log and go on
-                log.exception("archive drain failed")
+                log.exception("archive writer failed")
                 pause = RETRY_SECONDS
             await self._read_stats()
             await asyncio.sleep(pause)
-            await self.sessions.outbox.bell.sleep_until(due, LONGEST_SECONDS)
+            await self.outbox.bell.sleep_until(due, LONGEST_SECONDS)
 
-    async def drain_all(self) -> int:
+    async def write_all(self) -> int:
         """Passes until the outbox has nothing due, PASSES at once; how many entries."""
         async def passes() -> int:
-            drained = 0
-            while leased := await self.drain(time.time()):
-                drained += leased
-            return drained
+            written = 0
+            while leased := await self.write_due(time.time()):
+                written += leased
+            return written
 
         return sum(await asyncio.gather(*(passes() for _ in range(PASSES))))
 
-    async def drain(self, now: float, per_bucket: int = PER_BUCKET) -> int:
+    async def write_due(self, now: float, per_bucket: int = PER_BUCKET) -> int:
         """One pass; how many entries it leased."""
-        entries = await self.sessions.outbox.lease(now, per_bucket)
+        entries = await self.outbox.lease(now, per_bucket)
         if not entries:
             return 0
-        games = await self.sessions.store.finished([entry.game_id for entry in entries])
+        games = await self.store.finished([entry.game_id for entry in entries])
         rows: dict[str, ArchivedGame] = {}
         ended: dict[str, Session] = {}
         settled: list[Entry] = []
@@ -253,9 +261,9 @@ class Archiver:
             # else its commit may still land: the lease brings the entry back
         unsettled = await self._write(list(rows.values()), now)
         await self._tell_ended([ended[game_id] for game_id in ended if game_id not in unsettled])
-        await self.sessions.outbox.done([entry for entry in settled
+        await self.outbox.done([entry for entry in settled
                                          if entry.game_id not in unsettled])
-        await self.sessions.store.release([game_id for game_id in rows
+        await self.store.release([game_id for game_id in rows
                                            if game_id not in unsettled], self.kept_seconds)
         if len(rows) > len(unsettled):
             for listener in self.ingested:
@@ -293,7 +301,7 @@ class Archiver:
     async def _tell_ended(self, ended: list[Session]) -> None:
         """Each finished game's players (people and bots) learn of its end on their
         stream, once: before the outbox forgets the game, so that a crash repeats it."""
-        if self.inbox is None:
+        if self.player_events is None:
             return
         for session in ended:
             meta = session.meta
@@ -303,7 +311,7 @@ class Archiver:
             ranks = {place["seat"]: place["rank"] for place in result.get("ranking", ())}
             for seat, player_id in enumerate(meta.player_ids):
                 if player_id is not None:
-                    await self.inbox.push(player_id, "game_ended", {
+                    await self.player_events.push(player_id, "game_ended", {
                         "game_id": session.game_id, "game": meta.game, "seat": seat,
                         "rank": ranks.get(seat), "reason": result.get("reason"),
                         "result": result, "replay": f"/v1/games/{session.game_id}/replay"},
@@ -330,8 +338,8 @@ class Archiver:
 
     async def read_lag(self) -> Lag:
         """The outbox as it is now (the metrics show it as it was at the last read)."""
-        depth = await self.sessions.outbox.depth()
-        oldest = await self.sessions.outbox.oldest_ended() if depth else None
+        depth = await self.outbox.depth()
+        oldest = await self.outbox.oldest_ended() if depth else None
         self.lag.depth = depth
         self.lag.seconds = 0.0 if oldest is None else max(0.0, time.time() - oldest)
         OUTBOX_DEPTH.set(depth)

@@ -23,10 +23,10 @@ from service.arena.seating import Contestant, Table, make_game, started_event
 from service.games.robots import Robots
 from service.games.sessions import GameExists, Sessions, new_game_id, new_token
 from service.http.instants import iso_time
-from service.players.feed import Inbox
+from service.players.events import PlayerEvents
 from service.replica.background import Background
 from service.replica.wakeups import LONGEST_SECONDS, Bell
-from service.store import StoreUnavailable, keys
+from service.store import Store, StoreUnavailable, keys
 
 log = logging.getLogger("service.challenges")
 
@@ -92,11 +92,12 @@ def new_challenge_id() -> str:
 
 
 class Challenges(Background):
-    def __init__(self, sessions: Sessions, robots: Robots, inbox: Inbox) -> None:
+    def __init__(self, sessions: Sessions, robots: Robots, player_events: PlayerEvents,
+                 store: Store) -> None:
         self.sessions = sessions
-        self.store = sessions.store
+        self.store = store  # the challenges, documents changed by compare-and-set
         self.robots = robots
-        self.inbox = inbox
+        self.player_events = player_events
         self.bell = Bell(self.store, "challenges")
 
     # -- the challenger -------------------------------------------------------------
@@ -132,7 +133,7 @@ class Challenges(Background):
         await self.bell.ring_before(challenge.expires)
         for opponent in challenge.seats:
             if opponent.answer == "pending":
-                await self.inbox.push(opponent.player, "challenge",
+                await self.player_events.push(opponent.player, "challenge",
                                       {"challenge": self.shown(challenge, opponent.player)},
                                       once=f"challenge:{challenge.id}")
         return challenge
@@ -238,7 +239,7 @@ class Challenges(Background):
         kind = {"declined": "challenge_declined", "cancelled": "challenge_cancelled",
                 "expired": "challenge_expired"}[status]
         for party in after.parties():
-            await self.inbox.push(party, kind, {"challenge": self.shown(after, party), "by": by},  # type: ignore[arg-type]
+            await self.player_events.push(party, kind, {"challenge": self.shown(after, party), "by": by},  # type: ignore[arg-type]
                                   once=f"{status}:{challenge.id}")
         return after
 
@@ -265,7 +266,7 @@ class Challenges(Background):
         accepted = msgspec.structs.replace(starting, status="accepted", starting_since=None)
         for seat, (place, token) in enumerate(zip(starting.seats, starting.tokens)):
             if token is not None:
-                await self.inbox.push(place.player, "game_started", started_event(
+                await self.player_events.push(place.player, "game_started", started_event(
                     session, seat, token, challenge=starting.id), once=f"started:{session.game_id}")
         if not await self._swap(starting, accepted):
             found = await self._read(starting.id)

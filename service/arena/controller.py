@@ -4,7 +4,7 @@ import re
 from collections.abc import AsyncIterator
 
 import msgspec
-from litestar import Controller, HttpMethod, Request, Response, delete, get, post, route
+from litestar import Controller, HttpMethod, Response, delete, get, post, route
 from litestar.params import Parameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
@@ -23,11 +23,12 @@ from service.arena.challenges import Challenges
 from service.arena.seating import Contestant, contestants
 from service.arena.series import ForbiddenContestant, SeriesRunner, seating, spec_of
 from service.arena.storage import SeriesGame, SeriesRow
-from service.games.sessions import InvalidGame, Sessions
+from service.games.limits import GameLimits
+from service.games.sessions import InvalidGame
 from service.http.instants import iso_ms
 from service.http.openapi import EVENT_STREAM, problems
-from service.players.controller import key_holder
-from service.players.feed import Inbox
+from service.players.events import PlayerEvents
+from service.players.storage import Player, Players
 
 EVENT_ID = re.compile(r"^[0-9]{1,20}-[0-9]{1,20}$")  # an event's id, as sent
 # Last-Event-ID may be empty (an EventSource that has seen no id may send it so): none.
@@ -35,9 +36,9 @@ RESUME_HEADER = r"^([0-9]{1,20}-[0-9]{1,20})?$"
 SERIES_PAGE = 100
 
 
-def clock(sessions: Sessions, asked: int | None, default: int) -> int:
+def clock(limits: GameLimits, asked: int | None, default: int) -> int:
     """The turn clock asked for, or the default within this server's limits."""
-    return sessions.limits.clock_within(default) if asked is None else asked
+    return limits.clock_within(default) if asked is None else asked
 
 
 def challenge_body(challenges: Challenges, challenge, player_id: str) -> ChallengeBody:
@@ -50,27 +51,26 @@ class ChallengesController(Controller):
 
     @post("/", status_code=201, responses=problems(400, 401, 404, 413, 422, 429, 503),
           summary="Challenge players or AI levels to a game (Authorization: Bearer <player key>)")
-    async def offer(self, data: ChallengeRequest, request: Request, sessions: Sessions,
+    async def offer(self, data: ChallengeRequest, me: Player, players: Players,
+                    limits: GameLimits,
                     challenges: Challenges) -> ChallengeBody:
-        player = await key_holder(request, sessions)
         if data.seat is not None and data.seat > len(data.opponents):
             raise InvalidGame(f"seat is 0 to {len(data.opponents)} at a table of"
                               f" {len(data.opponents) + 1}, got {data.seat}")
-        opponents = await contestants(sessions, data.opponents)
+        opponents = await contestants(players, data.opponents)
         found = await challenges.offer(
-            Contestant.of(player), opponents, data.game,
+            Contestant.of(me), opponents, data.game,
             None if data.options is None else msgspec.to_builtins(data.options),
-            clock(sessions, data.turn_seconds, CHALLENGE_TURN_SECONDS), data.rated,
+            clock(limits, data.turn_seconds, CHALLENGE_TURN_SECONDS), data.rated,
             data.seat, data.expires_in)
-        return challenge_body(challenges, found, player.id)
+        return challenge_body(challenges, found, me.id)
 
     @get("/{challenge_id:str}", responses=problems(401, 404, 503),
          summary="A challenge the key's player is a party to")
-    async def read(self, challenge_id: str, request: Request, sessions: Sessions,
+    async def read(self, challenge_id: str, me: Player,
                    challenges: Challenges) -> ChallengeBody:
-        player = await key_holder(request, sessions)
-        return challenge_body(challenges, await challenges.get(player.id, challenge_id),
-                              player.id)
+        return challenge_body(challenges, await challenges.get(me.id, challenge_id),
+                              me.id)
 
     @route("/{challenge_id:str}", http_method=HttpMethod.OPTIONS, include_in_schema=False,
            sync_to_thread=False)
@@ -80,28 +80,25 @@ class ChallengesController(Controller):
 
     @delete("/{challenge_id:str}", status_code=200, responses=problems(401, 404, 409, 503),
             summary="Cancel a pending challenge (its challenger)")
-    async def cancel(self, challenge_id: str, request: Request, sessions: Sessions,
+    async def cancel(self, challenge_id: str, me: Player,
                      challenges: Challenges) -> ChallengeBody:
-        player = await key_holder(request, sessions)
-        return challenge_body(challenges, await challenges.cancel(player.id, challenge_id),
-                              player.id)
+        return challenge_body(challenges, await challenges.cancel(me.id, challenge_id),
+                              me.id)
 
     @post("/{challenge_id:str}/accept", status_code=200,
           responses=problems(401, 404, 409, 503),
           summary="Accept a challenge; once all have, its game starts on every party's stream")
-    async def accept(self, challenge_id: str, request: Request, sessions: Sessions,
+    async def accept(self, challenge_id: str, me: Player,
                      challenges: Challenges) -> ChallengeBody:
-        player = await key_holder(request, sessions)
-        return challenge_body(challenges, await challenges.accept(player.id, challenge_id),
-                              player.id)
+        return challenge_body(challenges, await challenges.accept(me.id, challenge_id),
+                              me.id)
 
     @post("/{challenge_id:str}/decline", status_code=200,
           responses=problems(401, 404, 409, 503), summary="Decline a challenge")
-    async def decline(self, challenge_id: str, request: Request, sessions: Sessions,
+    async def decline(self, challenge_id: str, me: Player,
                       challenges: Challenges) -> ChallengeBody:
-        player = await key_holder(request, sessions)
-        return challenge_body(challenges, await challenges.decline(player.id, challenge_id),
-                              player.id)
+        return challenge_body(challenges, await challenges.decline(me.id, challenge_id),
+                              me.id)
 
 
 class SeriesController(Controller):
@@ -110,18 +107,18 @@ class SeriesController(Controller):
 
     @post("/", status_code=201, responses=problems(400, 401, 403, 404, 409, 413, 422, 429, 503),
           summary="Start a series of deals between contestants (Authorization: Bearer <player key>)")
-    async def create(self, data: SeriesRequest, request: Request, sessions: Sessions,
+    async def create(self, data: SeriesRequest, me: Player, players: Players,
+                     limits: GameLimits,
                      runner: SeriesRunner) -> SeriesBody:
-        owner = await key_holder(request, sessions)
-        found = await contestants(sessions, data.contestants)
-        others = [c.id for c in found if c.kind == "human" and c.id != owner.id]
+        found = await contestants(players, data.contestants)
+        others = [c.id for c in found if c.kind == "human" and c.id != me.id]
         if others:
             raise ForbiddenContestant(f"{others[0]} is a person's player: a series seats AI"
                                       " levels, bots and the key's own player, never another"
                                       " person")
-        row = await runner.create(owner.id, data.game, data.players, found, data.deals,
+        row = await runner.create(me.id, data.game, data.players, found, data.deals,
                                   data.duplicate,
-                                  clock(sessions, data.turn_seconds, SERIES_TURN_SECONDS),
+                                  clock(limits, data.turn_seconds, SERIES_TURN_SECONDS),
                                   None if data.options is None else data.options.for_core(),
                                   data.at_once)
         return await series_body(runner, row)
@@ -139,10 +136,9 @@ class SeriesController(Controller):
 
     @delete("/{series_id:str}", status_code=200, responses=problems(401, 403, 404, 503),
             summary="Stop a running series (its owner): no game starts after this")
-    async def cancel(self, series_id: str, request: Request, sessions: Sessions,
+    async def cancel(self, series_id: str, me: Player,
                      runner: SeriesRunner) -> SeriesBody:
-        owner = await key_holder(request, sessions)
-        return await series_body(runner, await runner.cancel(owner.id, series_id))
+        return await series_body(runner, await runner.cancel(me.id, series_id))
 
     @get("/{series_id:str}/games", responses=problems(400, 404, 503),
          summary="A series' games in order, each with its seats, ranks and replay")
@@ -195,7 +191,7 @@ class PlayerEventsController(Controller):
     @get("/", responses=problems(400, 401, 503), media_type=EVENT_STREAM,
          summary="The key's player's events as Server-Sent Events: challenges, its games"
                  " starting (with the seat token) and ending, its series' progress")
-    async def events(self, request: Request, sessions: Sessions, inbox: Inbox,
+    async def events(self, me: Player, player_events: PlayerEvents,
                      last_event_id: str | None = Parameter(
                          header="Last-Event-ID", default=None, pattern=RESUME_HEADER,
                          description="resume after this event (its `id` as sent);"
@@ -204,13 +200,12 @@ class PlayerEventsController(Controller):
                          query="after", default=None, pattern=EVENT_ID.pattern,
                          description="resume after this event (as Last-Event-ID, for a"
                                      " client that cannot set headers)")) -> ServerSentEvent:
-        player = await key_holder(request, sessions)
         after = last_event_id or after or None
 
         async def events() -> AsyncIterator[ServerSentEventMessage | str]:
             since = after
             while True:
-                found = await inbox.read(player.id, since)
+                found = await player_events.read(me.id, since)
                 if not found:
                     yield ServerSentEventMessage(comment="keep-alive", data=None)
                 for event_id, event in found:

@@ -10,7 +10,7 @@ from service.games.robots import Robots
 from service.games.sessions import InvalidGame, PlayerNotFound, Session, Sessions
 from service.http.credentials import secret_hash
 from service.players.ratings import level_of
-from service.players.storage import Player
+from service.players.storage import Player, Players
 
 
 @dataclass(frozen=True)
@@ -29,10 +29,9 @@ class Contestant:
         return Contestant(player.id, player.name[:24], player.kind)
 
 
-async def contestants(sessions: Sessions, ids: list[str]) -> list[Contestant]:
+async def contestants(players: Players, ids: list[str]) -> list[Contestant]:
     """The contestants these ids name, in order; PlayerNotFound naming an unknown one."""
-    assert sessions.players is not None
-    found = await sessions.players.by_ids(list(dict.fromkeys(ids)))
+    found = await players.by_ids(list(dict.fromkeys(ids)))
     unknown = [player_id for player_id in ids if player_id not in found]
     if unknown:
         raise PlayerNotFound(f"no player has the id {unknown[0]} (a player's id, or ai-1 to"

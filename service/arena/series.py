@@ -43,11 +43,11 @@ from service.arena.seating import (
 from service.arena.storage import SeriesBook, SeriesGame, SeriesRow
 from service.games.robots import Robots
 from service.games.sessions import GameExists, GameNotFound, Session, Sessions
-from service.players.feed import Inbox
+from service.players.events import PlayerEvents
 from service.replica.background import Background
 from service.replica.wakeups import LONGEST_SECONDS, Bell
 from service.sql.database import DatabaseUnavailable
-from service.store import StoreUnavailable
+from service.store import Store, StoreUnavailable
 
 log = logging.getLogger("service.series")
 
@@ -111,12 +111,13 @@ def spec_of(row: SeriesRow) -> Spec:
 
 
 class SeriesRunner(Background):
-    def __init__(self, sessions: Sessions, robots: Robots, inbox: Inbox, book: SeriesBook) -> None:
+    def __init__(self, sessions: Sessions, robots: Robots, player_events: PlayerEvents,
+                 book: SeriesBook, store: Store) -> None:
         self.sessions = sessions
         self.robots = robots
-        self.inbox = inbox
+        self.player_events = player_events
         self.book = book
-        self.bell = Bell(sessions.store, "series")
+        self.bell = Bell(store, "series")
 
     async def create(self, owner: str, game: str, players: int, contestants: list[Contestant],
                      deals: int, duplicate: bool, turn_seconds: int, options: dict | None,
@@ -229,7 +230,7 @@ class SeriesRunner(Background):
             session = await self.sessions.load(game.game_id)
         for seat, (contestant, token) in enumerate(zip(seats, tokens)):
             if token is not None:
-                await self.inbox.push(contestant.id, "game_started", started_event(
+                await self.player_events.push(contestant.id, "game_started", started_event(
                     session, seat, token, series=row.id, deal=game.deal,
                     rotation=game.rotation), once=f"started:{game.game_id}")
         return session
@@ -276,4 +277,4 @@ class SeriesRunner(Background):
     async def _tell(self, row: SeriesRow, kind: str, body: dict, once: str) -> None:
         spec = spec_of(row)
         told = [row.owner] + [c.id for c in spec.contestants if c.level is None]
-        await self.inbox.push_all(told, kind, body, once=once)  # type: ignore[arg-type]
+        await self.player_events.push_all(told, kind, body, once=once)  # type: ignore[arg-type]

@@ -34,7 +34,7 @@ from prometheus_client import Counter, Gauge, Histogram
 from service.events import patches
 from service.games import bodies
 from service.games.sessions import Session, Sessions
-from service.store import StoreUnavailable
+from service.store import Store, StoreUnavailable
 
 log = logging.getLogger("service.events.streams")
 
@@ -75,9 +75,11 @@ class Feed:
     """The versions of one game, read once for every stream of it in this process, and
     the one clock that wakes them all for keep-alives."""
 
-    def __init__(self, game_id: str, sessions: Sessions, keep_alive_seconds: float) -> None:
+    def __init__(self, game_id: str, sessions: Sessions, store: Store,
+                 keep_alive_seconds: float) -> None:
         self.game_id = game_id
         self.sessions = sessions
+        self.store = store
         self.streams = 0
         self.wakes = 0             # bumped by every notice and tick: a stream behind re-reads
         self.ticks = 0             # keep-alive ticks
@@ -101,7 +103,7 @@ class Feed:
                 del self.committed_at[next(iter(self.committed_at))]
             self.noticed = max(self.noticed, version)
         else:
-            self._stale = True  # a reconnection (or a drain): whatever was missed, re-read
+            self._stale = True  # a reconnection (or a replica stopping): whatever was missed, re-read
         self._wake()
 
     def _tick(self) -> None:
@@ -177,7 +179,7 @@ class Feed:
         the cache keeps included: the stream that asked for them gets them)."""
         self._stale = False
         newest, read = self._newest, {}
-        for change in await self.sessions.store.changes_since(self.game_id, version):
+        for change in await self.store.changes_since(self.game_id, version):
             number = change.record.version
             cached = self._versions.get(number)  # kept: its events are made already
             read[number] = self._versions[number] = cached or Version(
@@ -201,30 +203,32 @@ class Hub:
 
     STORE_RETRY_SECONDS = 1.0  # a stream's next read when the store did not answer
 
-    def __init__(self, sessions: Sessions, keep_alive_seconds: float) -> None:
+    def __init__(self, sessions: Sessions, store: Store, keep_alive_seconds: float) -> None:
         self.sessions = sessions
+        self.store = store  # the commit notices and the logs the feeds read
         self.keep_alive_seconds = keep_alive_seconds  # keeps proxies from closing idle streams
-        self.draining = False
+        self.ending = False
         self._feeds: dict[str, Feed] = {}
-        sessions.store.on_commit(self._notice)
+        store.on_commit(self._notice)
 
     def _notice(self, game_id: str, version: int, committed_at: float) -> None:
         feed = self._feeds.get(game_id)
         if feed is not None:
             feed.notice(version, committed_at)
 
-    def drain(self) -> None:
+    def end_streams(self) -> None:
         """Ends every stream after the event it is sending: this worker is stopping, and
         the clients reconnect (with Last-Event-ID) to another replica."""
-        self.draining = True
+        self.ending = True
         for feed in list(self._feeds.values()):
             feed.notice(-1, time.time())
 
     async def join(self, game_id: str) -> Feed:
         feed = self._feeds.get(game_id)
         if feed is None:
-            feed = self._feeds[game_id] = Feed(game_id, self.sessions, self.keep_alive_seconds)
-            await self.sessions.store.watch(game_id)
+            feed = self._feeds[game_id] = Feed(game_id, self.sessions, self.store,
+                                               self.keep_alive_seconds)
+            await self.store.watch(game_id)
         feed.streams += 1
         OPEN_STREAMS.inc()
         return feed
@@ -235,7 +239,7 @@ class Hub:
         if feed.streams == 0 and self._feeds.get(feed.game_id) is feed:
             del self._feeds[feed.game_id]
             feed.close()
-            await self.sessions.store.unwatch(feed.game_id)
+            await self.store.unwatch(feed.game_id)
 
     def follower(self, session: Session, seat: int | None, since: int | None,
                  delta: bool = False) -> "Follower":
@@ -440,7 +444,7 @@ class Follower:
                 await send(_body(hub.sent(None, sent, None, event)))
                 del event
             ticks, quiet, store_down = feed.ticks, False, False
-            while not over and not hub.draining and not self.gone():
+            while not over and not hub.ending and not self.gone():
                 wakes = feed.wakes
                 try:
                     versions = await feed.after(sent)
@@ -454,7 +458,7 @@ class Follower:
                 else:
                     store_down = False
                 for version in versions:
-                    if hub.draining:
+                    if hub.ending:
                         break
                     await send(_body(hub.shared_delta(feed, seat, version) if self.delta
                                      else hub.shared_event(feed, seat, version)))
@@ -462,14 +466,14 @@ class Follower:
                     if over := hub.version_over(version):
                         break
                 del versions
-                if over or hub.draining:
+                if over or hub.ending:
                     break
                 if feed.ticks != ticks:
                     ticks = feed.ticks
                     if quiet:
                         await send(_body(KEEP_ALIVE))
                     quiet = True
-                if feed.wakes == wakes and not hub.draining and not self.gone():
+                if feed.wakes == wakes and not hub.ending and not self.gone():
                     self._waiter = feed.waiter()
                     try:
                         await self._waiter

@@ -19,6 +19,7 @@ import core.ai
 from service.config import Settings
 from service.games.requests import Budget, CreateGame, SeatSpec
 from service.games.sessions import InvalidGame, Session, Sessions
+from service.lobby.deadlines import Deadlines
 
 log = logging.getLogger("service.ai")
 
@@ -40,8 +41,9 @@ class AIBusy(Exception):
 
 
 class Robots:
-    def __init__(self, sessions: Sessions, settings: Settings) -> None:
+    def __init__(self, sessions: Sessions, deadlines: Deadlines, settings: Settings) -> None:
         self.sessions = sessions
+        self.deadlines = deadlines  # where a stopping replica hands its AI games over
         self.settings = settings
         self._drivers: dict[str, asyncio.Task] = {}  # game id -> its AI seats' driver
         self._suggesting = 0  # suggestions searching now (AI seats' moves are not capped)
@@ -216,6 +218,6 @@ class Robots:
             await asyncio.gather(task, return_exceptions=True)
             try:
                 session = await self.sessions.load(game_id)
-                await self.sessions.deadlines.arm(game_id, session.record.version, time.time())
+                await self.deadlines.arm(game_id, session.record.version, time.time())
             except Exception:  # the store is going too: the next read resumes the game
                 log.warning("could not hand AI game %s over", game_id)

@@ -129,13 +129,17 @@ class Next:
 
 class Sessions:
     def __init__(self, store: Store, archive: Archive | None = None,
-                 limits: GameLimits | None = None) -> None:
+                 limits: GameLimits | None = None, players: Players | None = None,
+                 deadlines: Deadlines | None = None, outbox: Outbox | None = None) -> None:
+        """Without an archive, finished games are gone once the store forgets them and no
+        seat can be bound to a player; deadlines and outbox are shared with the turn clocks
+        and the archive's writer, whose bells they ring (a test may leave them out)."""
         self.store = store
         self.limits = limits or GameLimits()  # what every new game obeys, however made
         self.archive = archive  # where finished games are read once the store forgets them
-        self.players = None if archive is None else Players(archive.database)
-        self.deadlines = Deadlines(store)
-        self.outbox = Outbox(store)
+        self.players = players  # whose keys bind seats
+        self.deadlines = deadlines or Deadlines(store)
+        self.outbox = outbox or Outbox(store)
 
     # -- creation and loading ------------------------------------------------
 

@@ -48,7 +48,7 @@ from service.players.bodies import (
     PlayerRename,
     Pools,
 )
-from service.players.feed import EventKind
+from service.players.events import EventKind
 
 PLAYER_BODIES = [NewPlayer, PlayerRename, PlayerCreated, PlayerBody, PlayerGames, Leaderboard,
                  Pools, QueueRequest, TicketBody, ChallengeRequest, ChallengeBody,
@@ -183,7 +183,7 @@ def _event_streams(document: dict[str, Any]) -> None:
                              "data": {"type": "string", "contentMediaType": "application/json",
                                       "contentSchema": {"$ref": REF.format(name="TicketBody")}}},
               "required": ["event", "data"]}
-    inbox = {"type": "object", "title": "player event",
+    player_events = {"type": "object", "title": "player event",
              "description": "One Server-Sent Event of a player's stream: `id` the event's"
                             " (send it back as Last-Event-ID to resume), `event` its type,"
                             " `data` a JSON object whose `type` is the event's too"
@@ -198,7 +198,7 @@ def _event_streams(document: dict[str, Any]) -> None:
                 stream = response.get("content", {}).get(EVENT_STREAM)
                 if stream is not None:
                     stream["schema"] = ticket if path.startswith("/v1/queue/") else \
-                        inbox if path == "/v1/players/me/events" else event
+                        player_events if path == "/v1/players/me/events" else event
 
 
 def _header_schemas(document: dict[str, Any]) -> None:

@@ -21,6 +21,7 @@ import msgspec
 from service.games.requests import Budget
 from service.games.robots import Robots
 from service.games.sessions import GameNotFound, Session, Sessions
+from service.lobby.deadlines import Deadlines
 from service.replica.background import Background
 from service.replica.wakeups import LONGEST_SECONDS
 from service.store import StoreUnavailable
@@ -35,12 +36,13 @@ TIMEOUT_BUDGET = Budget(iterations=300)  # the AI's move for an absent seat: qui
 
 
 class Clocks(Background):
-    def __init__(self, sessions: Sessions, robots: Robots) -> None:
+    def __init__(self, sessions: Sessions, robots: Robots, deadlines: Deadlines) -> None:
         self.sessions = sessions
         self.robots = robots
+        self.deadlines = deadlines
 
     async def _run(self) -> None:
-        deadlines = self.sessions.deadlines
+        deadlines = self.deadlines
         while True:
             try:
                 await self.tick(time.time())
@@ -54,7 +56,7 @@ class Clocks(Background):
             await deadlines.bell.sleep_until(due, LONGEST_SECONDS)
 
     async def tick(self, now: float) -> None:
-        deadlines = self.sessions.deadlines
+        deadlines = self.deadlines
         for index, game_id, version in await deadlines.due(now):
             if await deadlines.claim(index, game_id, version):
                 await self.expire(game_id, version, now)
@@ -83,7 +85,7 @@ class Clocks(Background):
             await self.robots.play_turns(game_id)
         elif (deadline := meta.earliest_deadline()) is not None:
             # Woken early by the entry of a commit that lost a race for this version.
-            await self.sessions.deadlines.arm(game_id, version, deadline)
+            await self.deadlines.arm(game_id, version, deadline)
 
     async def forfeit(self, session: Session, overdue: list[int]) -> None:
         ended = msgspec.structs.replace(session.meta, forfeited=overdue)
@@ -103,5 +105,5 @@ class Clocks(Background):
         deadline = session.meta.earliest_deadline()
         if deadline is not None and deadline < time.time() - OVERDUE_SECONDS and \
                 session.status == "active":
-            await self.sessions.deadlines.arm(session.game_id, session.record.version,
+            await self.deadlines.arm(session.game_id, session.record.version,
                                               deadline)

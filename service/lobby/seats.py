@@ -17,7 +17,7 @@ import core
 from service.games.meta import Meta
 from service.games.requests import JoinRequest
 from service.games.sessions import Next, Session, Sessions, Unauthorized, new_token
-from service.store import keys
+from service.store import Store, keys
 
 MAX_PAGE = 100
 
@@ -39,9 +39,9 @@ class BadCursor(Exception):
 
 
 class Lobby:
-    def __init__(self, sessions: Sessions) -> None:
+    def __init__(self, sessions: Sessions, store: Store) -> None:
         self.sessions = sessions
-        self.store = sessions.store
+        self.store = store  # the waiting lists
 
     async def list_if_waiting(self, session: Session) -> None:
         meta = session.meta

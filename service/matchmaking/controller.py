@@ -5,16 +5,16 @@ import time
 from collections.abc import AsyncIterator
 
 import msgspec
-from litestar import Controller, HttpMethod, Request, Response, delete, get, post, route
+from litestar import Controller, HttpMethod, Response, delete, get, post, route
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 import core
-from service.games.sessions import InvalidGame, Sessions
+from service.games.sessions import InvalidGame
 from service.http.instants import iso_time
 from service.http.openapi import EVENT_STREAM, problems
 from service.matchmaking.bodies import QueueRequest, TicketBody
 from service.matchmaking.queue import BASE_WINDOW, WIDEN_PER_SECOND, Matchmaker, Ticket
-from service.players.controller import key_holder
+from service.players.storage import Player
 
 WATCH_SECONDS = 0.25   # how often a ticket's event stream looks at it
 DONE = ("seated", "cancelled", "expired")
@@ -40,21 +40,19 @@ class QueueController(Controller):
 
     @post("/", status_code=201, responses=problems(400, 401, 413, 422, 429, 503),
           summary="Join the queue for a rated game (Authorization: Bearer <player key>)")
-    async def join(self, data: QueueRequest, request: Request, sessions: Sessions,
+    async def join(self, data: QueueRequest, me: Player,
                    matchmaker: Matchmaker) -> TicketBody:
-        player = await key_holder(request, sessions)
         if data.players not in core.PLAYERS[data.game]:
             raise InvalidGame(f"{data.game} is played by {', '.join(map(str, core.PLAYERS[data.game]))}"
                               f" players, not {data.players}")
-        return ticket_body(await matchmaker.join(player, data.game, data.players,
+        return ticket_body(await matchmaker.join(me, data.game, data.players,
                                                  data.fill_with_ai_after))
 
     @get("/{ticket_id:str}", responses=problems(401, 404, 503),
          summary="A ticket of the key's player: waiting, or seated with its game and seat token")
-    async def ticket(self, ticket_id: str, request: Request, sessions: Sessions,
+    async def ticket(self, ticket_id: str, me: Player,
                      matchmaker: Matchmaker) -> TicketBody:
-        player = await key_holder(request, sessions)
-        return ticket_body(await matchmaker.get(player, ticket_id))
+        return ticket_body(await matchmaker.get(me, ticket_id))
 
     @route("/{ticket_id:str}", http_method=HttpMethod.OPTIONS, include_in_schema=False,
            sync_to_thread=False)
@@ -65,17 +63,15 @@ class QueueController(Controller):
 
     @delete("/{ticket_id:str}", status_code=200, responses=problems(401, 404, 503),
             summary="Cancel a waiting ticket (a seated one stays seated)")
-    async def cancel(self, ticket_id: str, request: Request, sessions: Sessions,
+    async def cancel(self, ticket_id: str, me: Player,
                      matchmaker: Matchmaker) -> TicketBody:
-        player = await key_holder(request, sessions)
-        return ticket_body(await matchmaker.cancel(player, ticket_id))
+        return ticket_body(await matchmaker.cancel(me, ticket_id))
 
     @get("/{ticket_id:str}/events", responses=problems(401, 404, 503), media_type=EVENT_STREAM,
          summary="A ticket's changes as Server-Sent Events (`event: ticket`), to its end")
-    async def events(self, ticket_id: str, request: Request, sessions: Sessions,
+    async def events(self, ticket_id: str, me: Player,
                      matchmaker: Matchmaker) -> ServerSentEvent:
-        player = await key_holder(request, sessions)
-        first = await matchmaker.get(player, ticket_id)
+        first = await matchmaker.get(me, ticket_id)
 
         async def changes() -> AsyncIterator[ServerSentEventMessage]:
             ticket, last = first, None
@@ -88,6 +84,6 @@ class QueueController(Controller):
                 if ticket.status in DONE:
                     return
                 await asyncio.sleep(WATCH_SECONDS)
-                ticket = await matchmaker.get(player, ticket_id)
+                ticket = await matchmaker.get(me, ticket_id)
 
         return ServerSentEvent(changes())

@@ -26,17 +26,17 @@ from typing import Literal
 import msgspec
 
 import core
-from service.games.limits import OverLimit
+from service.games.limits import GameLimits, OverLimit
 from service.games.meta import Clock, Meta
 from service.games.requests import Budget
 from service.games.robots import Robots
 from service.games.sessions import Session, Sessions, new_game_id, new_token
 from service.http.credentials import secret_hash
 from service.players import ratings
-from service.players.storage import Player
+from service.players.storage import Player, Players
 from service.replica.background import Background
 from service.replica.wakeups import LONGEST_SECONDS, Bell
-from service.store import MatchRule, StoreUnavailable, keys
+from service.store import MatchRule, Store, StoreUnavailable, keys
 
 log = logging.getLogger("service.matchmaking.queue")
 
@@ -105,9 +105,12 @@ def nearest_level(pool: str, mu: float, levels: list[int]) -> int:
 
 
 class Matchmaker(Background):
-    def __init__(self, sessions: Sessions, robots: Robots) -> None:
+    def __init__(self, sessions: Sessions, robots: Robots, store: Store, players: Players,
+                 limits: GameLimits) -> None:
         self.sessions = sessions
-        self.store = sessions.store
+        self.limits = limits  # which AI levels may fill a seat
+        self.store = store  # the queues
+        self.players = players  # whose ratings seat them
         self.robots = robots
         self.bell = Bell(self.store, "queue")
         self.tables = [(game, players) for game in core.GAMES for players in core.PLAYERS[game]]
@@ -116,14 +119,12 @@ class Matchmaker(Background):
 
     async def join(self, player: Player, game: str, players: int,
                    fill_with_ai_after: float | None) -> Ticket:
-        if fill_with_ai_after is not None and not self.sessions.limits.levels():
+        if fill_with_ai_after is not None and not self.limits.levels():
             raise OverLimit("budget-refused", "no AI level fits this server's AI_MAX_ITERATIONS of"
-                            f" {self.sessions.limits.ai_max_iterations:,}: nobody fills a"
+                            f" {self.limits.ai_max_iterations:,}: nobody fills a"
                             " seat, so fill_with_ai_after is not taken here")
         pool = ratings.pool(game, players)
-        directory = self.sessions.players
-        assert directory is not None
-        skill = await directory.skill(player.id, pool)
+        skill = await self.players.skill(player.id, pool)
         now = time.time()
         ticket = Ticket(id=f"{game}.{players}.{secrets.token_urlsafe(12)}", player=player.id,
                         name=player.name[:24], game=game, players=players, rating=skill.mu,
@@ -189,7 +190,7 @@ class Matchmaker(Background):
     async def _create(self, game: str, players: int, game_id: str, tickets: list[Ticket],
                       seated: list["_Seated"]) -> Session:
         pool = ratings.pool(game, players)
-        limits = self.sessions.limits
+        limits = self.limits
         mean = sum(ticket.rating for ticket in tickets) / len(tickets)
         # The level for the seats nobody took (none when every seat is a ticket's).
         level = nearest_level(pool, mean, limits.levels()) if len(tickets) < players else None

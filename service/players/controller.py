@@ -3,13 +3,12 @@
 import re
 from typing import Any
 
-from litestar import Controller, HttpMethod, Request, Response, get, patch, post, route
+from litestar import Controller, HttpMethod, Response, get, patch, post, route
 from litestar.exceptions import NotFoundException, ValidationException
 from litestar.params import Parameter
 
 import core
-from service.games.controller import bearer_token
-from service.games.sessions import PlayerNotFound, Sessions, Unauthorized
+from service.games.sessions import PlayerNotFound
 from service.http.instants import iso_ms
 from service.http.openapi import problems
 from service.players import ratings
@@ -39,11 +38,6 @@ BOARD_CURSOR = re.compile(
     r"^-?[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?~(p_[A-Za-z0-9_-]{16}|ai-[1-5])~[0-9]{1,9}$")
 
 
-def directory(sessions: Sessions) -> Players:
-    assert sessions.players is not None  # the service always has an archive
-    return sessions.players
-
-
 def _line(ranked: Ranked) -> LeaderboardLine:
     standing, player = ranked.standing, ranked.player
     return LeaderboardLine(
@@ -59,8 +53,8 @@ class PlayersController(Controller):
 
     @post("/", status_code=201, responses=problems(400, 413, 429, 503),
           summary="A new player (a person or a bot); its key is shown this once")
-    async def create(self, data: NewPlayer, sessions: Sessions) -> PlayerCreated:
-        player, key = await directory(sessions).create(data.name, data.kind)
+    async def create(self, data: NewPlayer, players: Players) -> PlayerCreated:
+        player, key = await players.create(data.name, data.kind)
         return PlayerCreated(id=player.id, name=player.name, kind=data.kind, key=key)
 
     @route("/me", http_method=HttpMethod.OPTIONS, include_in_schema=False,
@@ -72,30 +66,28 @@ class PlayersController(Controller):
 
     @get("/me", responses=problems(401, 503),
          summary="The player whose key is given (Authorization: Bearer <player key>)")
-    async def me(self, request: Request, sessions: Sessions) -> PlayerBody:
-        return await self._profile(sessions, (await key_holder(request, sessions)).id)
+    async def me(self, me: Player, players: Players) -> PlayerBody:
+        return await self._profile(players, me.id)
 
     @patch("/me", responses=problems(400, 401, 413, 503),
            summary="Rename the player whose key is given (Authorization: Bearer <player key>)")
-    async def rename(self, data: PlayerRename, request: Request, sessions: Sessions) -> PlayerBody:
-        player = await key_holder(request, sessions)
-        await directory(sessions).rename(player.id, data.name)
-        return await self._profile(sessions, player.id)
+    async def rename(self, data: PlayerRename, me: Player, players: Players) -> PlayerBody:
+        await players.rename(me.id, data.name)
+        return await self._profile(players, me.id)
 
     @get("/{player_id:str}", responses=problems(404, 503),
          summary="A player: name, kind, and per game its rating, games and wins")
-    async def profile(self, player_id: str, sessions: Sessions) -> PlayerBody:
-        return await self._profile(sessions, player_id)
+    async def profile(self, player_id: str, players: Players) -> PlayerBody:
+        return await self._profile(players, player_id)
 
     @get("/{player_id:str}/games", responses=problems(400, 404, 503),
          summary="A player's archived games, the latest first, a page at a time")
-    async def games(self, player_id: str, sessions: Sessions,
+    async def games(self, player_id: str, players: Players,
                     cursor: str | None = Parameter(
                         query="cursor", default=None, pattern=GAMES_CURSOR.pattern,
                         description="the previous page's next_cursor"),
                     limit: int = Parameter(query="limit", default=50, ge=1, le=100)
                     ) -> PlayerGames:
-        players = directory(sessions)
         if not PLAYER_ID.match(player_id) or await players.profile(player_id) is None:
             raise PlayerNotFound("no player has this id")
         before = None
@@ -113,8 +105,7 @@ class PlayersController(Controller):
             if len(rows) > limit else None)
 
     @staticmethod
-    async def _profile(sessions: Sessions, player_id: str) -> PlayerBody:
-        players = directory(sessions)
+    async def _profile(players: Players, player_id: str) -> PlayerBody:
         found = await players.profile(player_id, history=HISTORY) \
             if PLAYER_ID.match(player_id) else None
         if found is None:
@@ -138,17 +129,6 @@ def _rating(player: Player, standing: dict[str, Any], history: list[dict[str, An
                              value=point["mu"] - 3 * point["sigma"]) for point in history])
 
 
-async def key_holder(request: Request, sessions: Sessions) -> Player:
-    """The player whose key the request carries (Authorization: Bearer <player key>)."""
-    key = bearer_token(request)
-    if key is None:
-        raise Unauthorized("this needs a player's key: Authorization: Bearer <player key>")
-    player = await directory(sessions).by_key(key)
-    if player is None:
-        raise Unauthorized("this key opens no player (POST /v1/players makes one)")
-    return player
-
-
 def _pool_fields(pool: str) -> dict[str, Any]:
     game = ratings.game_of(pool)
     found = ratings.pools().get(pool)
@@ -168,7 +148,7 @@ class LeaderboardsController(Controller):
 
     @get("/{pool:str}", responses=problems(400, 404, 503),
          summary="A rating pool's ranked players, the best first (mu - 3 sigma)")
-    async def leaderboard(self, pool: str, sessions: Sessions,
+    async def leaderboard(self, pool: str, players: Players,
                           cursor: str | None = Parameter(
                               query="cursor", default=None, pattern=BOARD_CURSOR.pattern,
                               description="the previous page's next_cursor"),
@@ -179,7 +159,6 @@ class LeaderboardsController(Controller):
                           ) -> Leaderboard:
         if pool not in ratings.pool_names(list(core.GAMES)):
             raise NotFoundException()
-        players = directory(sessions)
         after = None
         if cursor is not None:
             value, last, rank = cursor.split("~")

@@ -45,7 +45,7 @@ class Drain:
         if not self.draining:
             log.info("SIGTERM: draining (no longer ready; ending event streams)")
             self.draining = True
-            self.hub.drain()
+            self.hub.end_streams()
 
     def check_ready(self) -> None:
         if self.draining:

@@ -25,7 +25,7 @@ LONGEST_SECONDS = 30.0  # the longest a loop sleeps: how late work is if its rin
 
 class Bell:
     """Wakes one kind of background work (topic) on every replica. Several loops of one
-    replica may sleep on one bell (the archive's two drain passes): each sees every ring,
+    replica may sleep on one bell (the archive's two writer passes): each sees every ring,
     also one that came while it worked, whichever of them woke first."""
 
     def __init__(self, store: Store, topic: str) -> None:

@@ -32,7 +32,7 @@ from service.replica.wakeups import LONGEST_SECONDS, Bell
 from service.reviews.review import decisions, marked, reviewed
 from service.reviews.storage import Lease, Review, Reviews
 from service.sql.database import DatabaseUnavailable
-from service.store import StoreUnavailable
+from service.store import Store, StoreUnavailable
 
 log = logging.getLogger("service.reviews.review")
 
@@ -52,13 +52,13 @@ def now_ms() -> int:
 
 
 class Reviewer(Background):
-    def __init__(self, sessions: Sessions, settings: Settings) -> None:
-        assert sessions.archive is not None, "reviews are kept in the archive"
+    def __init__(self, sessions: Sessions, reviews: Reviews, store: Store,
+                 settings: Settings) -> None:
         self.sessions = sessions
-        self.reviews = Reviews(sessions.archive.database)
+        self.reviews = reviews
         self.level = settings.review_level
         self.lease_ms = settings.review_lease_seconds * 1000
-        self.bell = Bell(sessions.store, "reviews")
+        self.bell = Bell(store, "reviews")
         self._search = ThreadPoolExecutor(1, thread_name_prefix="review")
 
     @staticmethod

@@ -21,7 +21,7 @@ stays in one Redis Cluster slot; each index and rate budget has a tag of its own
 | `queue:{<game>:<players>}:tickets` | hash | ticket id -> the ticket (JSON); `group:<game id>` -> a group being seated |
 | `queue:{<game>:<players>}:seating` | sorted set | groups whose game is being made, by when claimed |
 | `queue:{<game>:<players>}:done` | sorted set | tickets seated, cancelled or expired, by when (forgotten later) |
-| `inbox:{<player>}:events` | stream | a player's events (service/players/feed.py): challenges, games, series |
+| `inbox:{<player>}:events` | stream | a player's events (service/players/events.py): challenges, games, series |
 | `inbox:{<player>}:once` | set | the once-keys of events pushed (a retry pushes nothing) |
 | `challenge:{<id>}` | string | a challenge (JSON), changed by compare-and-set |
 | `challenges:{expiry}` | sorted set | pending challenges by when they expire |
@@ -131,15 +131,15 @@ def queue(game_name: str, players: int) -> QueueKeys:
 
 
 @dataclass(frozen=True)
-class InboxKeys:
-    """A player's inbox, in one cluster slot: its events and the once-keys pushed."""
+class PlayerEventKeys:
+    """A player's events, in one cluster slot: its events and the once-keys pushed."""
     events: str
     once: str
 
 
-def inbox(player_id: str) -> InboxKeys:
-    tag = f"inbox:{{{player_id}}}"
-    return InboxKeys(f"{tag}:events", f"{tag}:once")
+def player_events(player_id: str) -> PlayerEventKeys:
+    tag = f"inbox:{{{player_id}}}"  # the keys' old word, kept: live streams survive an upgrade
+    return PlayerEventKeys(f"{tag}:events", f"{tag}:once")
 
 
 def challenge(challenge_id: str) -> str:

@@ -41,7 +41,7 @@ class MemoryStore:
         self._indexes: dict[str, dict[str, float]] = {}
         self._budgets: dict[str, float] = {}  # rate-limit key -> theoretical arrival time
         self._queues: dict[str, MemoryQueue] = {}
-        self._inboxes: dict[str, MemoryInbox] = {}
+        self._player_events: dict[str, MemoryPlayerEvents] = {}
         self._docs: dict[str, tuple[float, bytes]] = {}  # key -> (expires, document)
 
     def _live(self, game_id: str) -> MemoryGame | None:
@@ -212,9 +212,9 @@ class MemoryStore:
         allowance, self._budgets[key] = gcra(self._budgets.get(key, now), now, period_ms, limit)
         return allowance
 
-    async def inbox_push(self, inbox: keys.InboxKeys, once: str | None, event: bytes,
-                         keep: int, ttl: int) -> str | None:
-        box = self._inboxes.setdefault(inbox.events, MemoryInbox())
+    async def player_events_push(self, stream: keys.PlayerEventKeys, once: str | None, event: bytes,
+                                 keep: int, ttl: int) -> str | None:
+        box = self._player_events.setdefault(stream.events, MemoryPlayerEvents())
         if once is not None:
             if once in box.once:
                 return None
@@ -226,9 +226,9 @@ class MemoryStore:
         box.arrived = asyncio.Event()
         return event_id
 
-    async def inbox_read(self, inbox: keys.InboxKeys, after: str | None,
-                         wait_ms: int) -> list[tuple[str, bytes]]:
-        box = self._inboxes.setdefault(inbox.events, MemoryInbox())
+    async def player_events_read(self, stream: keys.PlayerEventKeys, after: str | None,
+                                 wait_ms: int) -> list[tuple[str, bytes]]:
+        box = self._player_events.setdefault(stream.events, MemoryPlayerEvents())
         since = 0 if after is None else int(after.partition("-")[0])
         if box.pushed <= since and wait_ms > 0:
             try:
@@ -274,8 +274,8 @@ class MemoryStore:
 
 
 @dataclass
-class MemoryInbox:
-    """A player's inbox: (number, id, event) in order, the once-keys pushed, and an event
+class MemoryPlayerEvents:
+    """A player's events: (number, id, event) in order, the once-keys pushed, and an event
     that is set when the next event arrives."""
     events: list[tuple[int, str, bytes]] = field(default_factory=list)
     once: set[str] = field(default_factory=set)

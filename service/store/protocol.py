@@ -3,7 +3,7 @@
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
-from service.store.keys import InboxKeys, QueueKeys
+from service.store.keys import PlayerEventKeys, QueueKeys
 from service.store.records import (
     Allowance,
     Change,
@@ -94,14 +94,14 @@ class Store(Protocol):
     async def queue_busy(self, queues: list[QueueKeys]) -> bool:
         """Whether a ticket waits or a group is being seated in one of queues."""
 
-    # A player's inbox (service/players/feed.py): its events in order, the last `keep` or so kept
+    # A player's events (service/players/events.py): in order, the last `keep` or so kept
     # for ttl seconds after the last one, each with an id that orders it.
-    async def inbox_push(self, inbox: InboxKeys, once: str | None, event: bytes,
-                         keep: int, ttl: int) -> str | None:
+    async def player_events_push(self, stream: PlayerEventKeys, once: str | None, event: bytes,
+                                 keep: int, ttl: int) -> str | None:
         """Appends event; its id. With once, an event of that once-key pushed before
         makes this push nothing (None)."""
-    async def inbox_read(self, inbox: InboxKeys, after: str | None,
-                         wait_ms: int) -> list[tuple[str, bytes]]:
+    async def player_events_read(self, stream: PlayerEventKeys, after: str | None,
+                                 wait_ms: int) -> list[tuple[str, bytes]]:
         """(id, event) of the events after id `after` (every one kept if None), oldest
         first; if there is none yet, waits up to wait_ms (at most a few seconds) for one."""
 

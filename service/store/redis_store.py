@@ -48,9 +48,9 @@ CONNECT_SECONDS = 2
 COMMAND_SECONDS = 5
 TIMEOUTS = {"socket_timeout": COMMAND_SECONDS, "socket_connect_timeout": CONNECT_SECONDS}
 SCRIPTS = ("create", "commit", "changes", "seal", "spend", "load_spending", "lease", "release",
-           "match", "queue_cancel", "queue_seated", "queue_stuck", "inbox_push", "doc_swap")
-# A blocked read of an inbox returns well before a command's deadline (COMMAND_SECONDS).
-MAX_INBOX_WAIT_MS = 3_000
+           "match", "queue_cancel", "queue_seated", "queue_stuck", "player_events_push", "doc_swap")
+# A blocked read of a player's events returns well before a command's deadline (COMMAND_SECONDS).
+MAX_EVENTS_WAIT_MS = 3_000
 
 
 async def connect(url: str, pool_size: int) -> Client:
@@ -312,17 +312,17 @@ class RedisStore:
         return [(game_id.decode(), group) for game_id, group in
                 zip(found[::2], found[1::2])]  # type: ignore[index]
 
-    async def inbox_push(self, inbox: keys.InboxKeys, once: str | None, event: bytes,
-                         keep: int, ttl: int) -> str | None:
-        found = await self._script("inbox_push", [inbox.events, inbox.once],
+    async def player_events_push(self, stream: keys.PlayerEventKeys, once: str | None, event: bytes,
+                                 keep: int, ttl: int) -> str | None:
+        found = await self._script("player_events_push", [stream.events, stream.once],
                                    [once or "", event, keep, ttl])
         return found.decode() if found else None  # type: ignore[union-attr]
 
-    async def inbox_read(self, inbox: keys.InboxKeys, after: str | None,
-                         wait_ms: int) -> list[tuple[str, bytes]]:
-        wait = min(wait_ms, MAX_INBOX_WAIT_MS)
+    async def player_events_read(self, stream: keys.PlayerEventKeys, after: str | None,
+                                 wait_ms: int) -> list[tuple[str, bytes]]:
+        wait = min(wait_ms, MAX_EVENTS_WAIT_MS)
         found = await self._io(lambda client: client.xread(
-            {inbox.events: after or "0-0"}, count=256, block=wait or None))
+            {stream.events: after or "0-0"}, count=256, block=wait or None))
         if not found:  # nothing came while it waited
             return []
         [(_, entries)] = found

@@ -46,8 +46,9 @@ def test_ai_seats_created_under_higher_limits_think_within_todays():
     from service.games.robots import Robots
     from service.games.sessions import Sessions
     from service.store import MemoryStore
-    robots = Robots(Sessions(MemoryStore(60)), Settings(ai_max_iterations=100,
-                                                        ai_max_time_ms=50))
+    sessions = Sessions(MemoryStore(60))
+    robots = Robots(sessions, sessions.deadlines, Settings(ai_max_iterations=100,
+                                                           ai_max_time_ms=50))
     assert robots.capped(Budget(iterations=5000)) == Budget(iterations=100)
     assert robots.capped(Budget(time_ms=2000)) == Budget(time_ms=50)
     assert robots.capped(Budget(iterations=10)) == Budget(iterations=10)

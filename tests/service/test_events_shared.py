@@ -35,8 +35,9 @@ async def next_events(clients) -> list[bytes]:
 
 def test_streams_of_one_viewer_share_each_events_bytes_and_other_viewers_get_their_own():
     async def scenario():
-        sessions = Sessions(MemoryStore(ttl=60))
-        hub = Hub(sessions, keep_alive_seconds=30)
+        store = MemoryStore(ttl=60)
+        sessions = Sessions(store)
+        hub = Hub(sessions, store, keep_alive_seconds=30)
         game_id, session, tokens = await sessions.create(CreateGame(game="crabe-vs-poulpe",
                                                                     players=2, seed=3))
         viewers = [None, None, 0, 0, 1]             # two spectators, two tabs of seat 0, seat 1

@@ -635,16 +635,16 @@ def test_a_cancelled_ticket_leaves_the_queue_and_a_claimed_one_cannot_be_cancell
     assert run(kind, scenario) == ("cancelled", ["b", "c"], "seating", None)
 
 
-def test_an_inbox_gives_its_events_in_order_after_any_id_and_a_once_key_pushes_once(kind):
+def test_a_players_events_come_in_order_after_any_id_and_a_once_key_pushes_once(kind):
     async def scenario(store):
-        inbox = keys.inbox("p_inbox_order_test")
-        ids = [await store.inbox_push(inbox, None, b"one", 100, 60),
-               await store.inbox_push(inbox, "only-once", b"two", 100, 60),
-               await store.inbox_push(inbox, "only-once", b"two again", 100, 60),
-               await store.inbox_push(inbox, None, b"three", 100, 60)]
-        everything = await store.inbox_read(inbox, None, 0)
-        after_first = await store.inbox_read(inbox, ids[0], 0)
-        after_last = await store.inbox_read(inbox, ids[3], 0)
+        player_events = keys.player_events("p_events_order_test")
+        ids = [await store.player_events_push(player_events, None, b"one", 100, 60),
+               await store.player_events_push(player_events, "only-once", b"two", 100, 60),
+               await store.player_events_push(player_events, "only-once", b"two again", 100, 60),
+               await store.player_events_push(player_events, None, b"three", 100, 60)]
+        everything = await store.player_events_read(player_events, None, 0)
+        after_first = await store.player_events_read(player_events, ids[0], 0)
+        after_last = await store.player_events_read(player_events, ids[3], 0)
         return ids, everything, after_first, after_last
     ids, everything, after_first, after_last = run(kind, scenario)
     assert ids[2] is None and None not in (ids[0], ids[1], ids[3])
@@ -654,18 +654,18 @@ def test_an_inbox_gives_its_events_in_order_after_any_id_and_a_once_key_pushes_o
     assert after_last == []
 
 
-def test_a_read_of_an_empty_inbox_waits_for_the_next_event(kind):
+def test_a_read_of_a_player_with_no_new_event_waits_for_the_next_one(kind):
     async def scenario(store):
-        inbox = keys.inbox("p_inbox_wait_test")
-        first = await store.inbox_push(inbox, None, b"before", 100, 60)
+        player_events = keys.player_events("p_events_wait_test")
+        first = await store.player_events_push(player_events, None, b"before", 100, 60)
 
         async def later():
             await asyncio.sleep(0.3)
-            await store.inbox_push(inbox, None, b"after", 100, 60)
+            await store.player_events_push(player_events, None, b"after", 100, 60)
 
         pusher = asyncio.create_task(later())
         started = time.monotonic()
-        found = await store.inbox_read(inbox, first, 3000)
+        found = await store.player_events_read(player_events, first, 3000)
         await pusher
         return found, time.monotonic() - started
     found, waited = run(kind, scenario)

@@ -24,7 +24,7 @@ export function openTable(root, { id }) {
   const state = { body: null, history: [], ui: {}, changed: new Set(), error: null, trouble: null, gone: null,
                   busy: false, thinking: false };
   const queue = [];
-  let draining = false;
+  let showing = false;  // arrivals are being shown, one step at a time
   let closed = false;
   let flashTimer = null;
 
@@ -90,19 +90,19 @@ export function openTable(root, { id }) {
     } catch { /* the log is a convenience: the table itself is already drawn */ }
   }
 
-  async function drain() {
-    draining = true;
+  async function showArrivals() {
+    showing = true;
     while (queue.length) {
       const [body, entry] = queue.shift();
       show(body, entry);
       if (queue.length) await new Promise((resolve) => setTimeout(resolve, STEP_MS));
     }
-    draining = false;
+    showing = false;
   }
 
   function arrive(body, entry) {
     queue.push([body, entry]);
-    if (!draining) drain();
+    if (!showing) showArrivals();
   }
 
   async function send(move) {

@@ -1,12 +1,12 @@
-"""Moves' latency under locust while the archive drains a backlog, and after it has.
+"""Moves' latency under locust while the archive writes a backlog, and after it has.
 
-    python loadtests/archive_drain_load.py [--backlog 100000] [--seconds 30] [--users 10]
+    python loadtests/archive_backlog_load.py [--backlog 100000] [--seconds 30] [--users 10]
 
 Needs Redis (REDIS_URL, default database 11 of 127.0.0.1:6379, which it flushes) and
 PostgreSQL (BENCH_DATABASE_URL's server; a database of its own is made and dropped).
 Fills the outbox with --backlog finished games (as loadtests/archive_bench.py does), starts
 `python -m service` on them, and runs the same locust load (loadtests/run.py) twice: at
-once, while that replica drains the backlog, then once the outbox is empty. Prints both
+once, while that replica writes the backlog, then once the outbox is empty. Prints both
 runs' p50/p99 of POST .../moves and the outbox depth at each run's start and end.
 """
 
@@ -74,7 +74,7 @@ def main() -> None:
     args = parser.parse_args()
     bench.REDIS_URL = REDIS_URL
     redis.Redis.from_url(REDIS_URL).flushdb()
-    name = f"crab_drain_{uuid.uuid4().hex[:8]}"
+    name = f"crab_backlog_{uuid.uuid4().hex[:8]}"
     bench.psql(bench.SERVER, f"CREATE DATABASE {name}")
     database_url = bench.SERVER.rsplit("/", 1)[0] + f"/{name}"
     bench.migrate(database_url)
@@ -93,13 +93,13 @@ def main() -> None:
                 break
             except httpx.HTTPError:
                 time.sleep(0.05)
-        for label in ("while draining", "after draining"):
-            if label == "after draining":
+        for label in ("while writing the backlog", "after writing it"):
+            if label == "after writing it":
                 while depth():
                     time.sleep(1)
             start = depth()
             bench.progress(f"locust {args.seconds} s {label} (outbox {start:,})")
-            found = locust(args.seconds, args.users, Path(f"/tmp/archive-drain-{label[0]}"))
+            found = locust(args.seconds, args.users, Path(f"/tmp/archive-backlog-{label[0]}"))
             rows.append((label, start, depth(), found))
     finally:
         server.terminate()

@@ -1,4 +1,4 @@
-"""A player's inbox: what a bot (or any player) learns on GET /v1/players/me/events.
+"""A player's events: what a bot (or any player) learns on GET /v1/players/me/events.
 
 Its challenges, its games starting (with the seat's token) and ending, its series'
 progress: every replica pushes to the store, so the stream is the same whichever replica
@@ -14,8 +14,8 @@ import msgspec
 
 from service.store import Store, keys
 
-KEEP = 1000              # events an inbox keeps (about): a bot away longer misses the oldest
-TTL_SECONDS = 7 * 86400  # an inbox nobody pushed to for this long is forgotten
+KEEP = 1000              # events a player's stream keeps (about): a bot away longer misses the oldest
+TTL_SECONDS = 7 * 86400  # a stream nobody pushed to for this long is forgotten
 WAIT_MS = 3000           # a stream's read waits this long for an event, then sends a comment
 
 EventKind = Literal["challenge", "challenge_declined",
@@ -23,7 +23,7 @@ EventKind = Literal["challenge", "challenge_declined",
                     "game_ended", "series_progress", "series_finished"]
 
 
-class Inbox:
+class PlayerEvents:
     def __init__(self, store: Store) -> None:
         self.store = store
 
@@ -31,8 +31,8 @@ class Inbox:
                    once: str | None = None) -> str | None:
         """Tells player_id of kind; the event's id (None: pushed before under once)."""
         event = msgspec.json.encode({"type": kind, **body})
-        return await self.store.inbox_push(keys.inbox(player_id), once, event, KEEP,
-                                           TTL_SECONDS)
+        return await self.store.player_events_push(keys.player_events(player_id), once, event,
+                                                   KEEP, TTL_SECONDS)
 
     async def push_all(self, player_ids: list[str], kind: EventKind, body: dict[str, Any],
                        once: str | None = None) -> None:
@@ -42,4 +42,4 @@ class Inbox:
     async def read(self, player_id: str, after: str | None,
                    wait_ms: int = WAIT_MS) -> list[tuple[str, bytes]]:
         """The events after id `after` (all kept if None), waiting a while for one."""
-        return await self.store.inbox_read(keys.inbox(player_id), after, wait_ms)
+        return await self.store.player_events_read(keys.player_events(player_id), after, wait_ms)

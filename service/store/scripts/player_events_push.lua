@@ -1,4 +1,4 @@
--- An event into a player's inbox (service/inbox.py), once. KEYS: the inbox's stream, its
+-- An event into a player's events (service/players/events.py), once. KEYS: the events' stream, its
 -- set of events pushed once. ARGV: the event's once-key ('' for none), the event, how
 -- many events the stream keeps (about), TTL seconds. Returns the event's id, or false
 -- when an event of that once-key was pushed before (a retry by another replica).
