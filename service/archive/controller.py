@@ -14,7 +14,7 @@ import core
 from service.archive.replay import replayed
 from service.archive.storage import Archive, ExportFilter
 from service.games import bodies
-from service.games.controller import GAME_ID, load
+from service.games.addressing import GAME_ID, load
 from service.games.sessions import GameNotOver, Sessions
 from service.http.openapi import NDJSON, problems
 from service.sql.database import DatabaseUnavailable

@@ -15,9 +15,10 @@ when the game ended, which a lease does not change (the score does).
 import asyncio
 import math
 from dataclasses import dataclass
+from typing import Protocol
 
 from service.replica.wakeups import Bell
-from service.store import Store, keys
+from service.store import Bells, Indexes, keys
 
 LEASE_SECONDS = 10.0   # a writer holds its entries this long before others may retry
 
@@ -36,8 +37,12 @@ class Entry:
         return Entry(bucket, member, game_id, int(version), int(ended_ms))
 
 
+class OutboxStore(Indexes, Bells, Protocol):
+    """What the outbox keeps in the store: its index, and the writer's bell."""
+
+
 class Outbox:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: OutboxStore) -> None:
         self.store = store
         self.bell = Bell(store, "archive")  # the writer's, on every replica
 

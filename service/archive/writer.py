@@ -7,10 +7,11 @@ LONGEST_SECONDS; never on a short timer while nothing is due. Each pass leases a
 the outbox's entries (service.archive.outbox), reads those games from the live store,
 writes the finished ones to the database in one transaction (a game archived before is
 left as it was), and only then removes the entries and lets the games' keys expire a
-while later (they were kept since the game ended). A crash anywhere repeats work and never loses or doubles a game; with the
-database down, moves go on, the outbox grows, and this empties it when it is back. A game
-whose record the database refuses (an integrity or data error) is set aside, where an
-operator sees it and can retry it, instead of holding its batch up for ever.
+while later (they were kept since the game ended). A crash anywhere repeats work and never
+loses or doubles a game; with the database down, moves go on, the outbox grows, and this
+empties it when it is back. A game whose record the database refuses (an integrity or
+data error) is set aside, where an operator sees it and can retry it, instead of holding
+its batch up for ever.
 """
 
 import asyncio
@@ -33,7 +34,7 @@ from service.players.events import PlayerEvents
 from service.players.storage import Players
 from service.replica.wakeups import LONGEST_SECONDS
 from service.sql.database import DatabaseRefused, DatabaseUnavailable
-from service.store import FinishedGame, Store, StoreUnavailable, keys
+from service.store import FinishedGame, GameRecords, StoreUnavailable, keys
 
 log = logging.getLogger("service.archive.writer")
 
@@ -146,7 +147,7 @@ def archived(session: Session, finished: FinishedGame, ended_ms: int, now: float
 
 class ArchiveWriter:
     def __init__(self, sessions: Sessions, archive: Archive, settings: Settings,
-                 store: Store, outbox: Outbox, players: Players | None = None,
+                 store: GameRecords, outbox: Outbox, players: Players | None = None,
                  player_events: PlayerEvents | None = None,
                  requests: Callable[[], int] = lambda: 0) -> None:
         """players: the AI levels made players at start; player_events: where a finished

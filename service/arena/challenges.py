@@ -14,7 +14,7 @@ import logging
 import math
 import secrets
 import time
-from typing import Literal
+from typing import Literal, Protocol
 
 import msgspec
 
@@ -26,7 +26,7 @@ from service.http.instants import iso_time
 from service.players.events import PlayerEvents
 from service.replica.background import Background
 from service.replica.wakeups import LONGEST_SECONDS, Bell
-from service.store import Store, StoreUnavailable, keys
+from service.store import Bells, Documents, Indexes, StoreUnavailable, keys
 
 log = logging.getLogger("service.challenges")
 
@@ -91,9 +91,14 @@ def new_challenge_id() -> str:
     return "c_" + secrets.token_urlsafe(12)
 
 
+class ChallengeStore(Documents, Indexes, Bells, Protocol):
+    """What challenges keep in the store: each challenge as a document, the index of
+    their expiries, and their bell."""
+
+
 class Challenges(Background):
     def __init__(self, sessions: Sessions, robots: Robots, player_events: PlayerEvents,
-                 store: Store) -> None:
+                 store: ChallengeStore) -> None:
         self.sessions = sessions
         self.store = store  # the challenges, documents changed by compare-and-set
         self.robots = robots

@@ -47,7 +47,7 @@ from service.players.events import PlayerEvents
 from service.replica.background import Background
 from service.replica.wakeups import LONGEST_SECONDS, Bell
 from service.sql.database import DatabaseUnavailable
-from service.store import Store, StoreUnavailable
+from service.store import Bells, StoreUnavailable
 
 log = logging.getLogger("service.series")
 
@@ -112,7 +112,7 @@ def spec_of(row: SeriesRow) -> Spec:
 
 class SeriesRunner(Background):
     def __init__(self, sessions: Sessions, robots: Robots, player_events: PlayerEvents,
-                 book: SeriesBook, store: Store) -> None:
+                 book: SeriesBook, store: Bells) -> None:
         self.sessions = sessions
         self.robots = robots
         self.player_events = player_events

@@ -9,7 +9,7 @@ from litestar.types import Empty
 
 from service.events.streams import Follower, Hub
 from service.games import bodies
-from service.games.controller import bearer_token, load
+from service.games.addressing import load, seat_token
 from service.games.sessions import Sessions
 from service.http.openapi import problems
 from service.replica.observe import LATE_BODY
@@ -133,6 +133,6 @@ class EventsController(Controller):
         if resume is None:
             resume = _version(since, "since", "query")
         session = await load(sessions, game_id)
-        seat = sessions.seat_of(session, bearer_token(request) or token or None)
+        seat = sessions.seat_of(session, seat_token(request) or token or None)
         return EventStream(hub.follower(session, seat, resume, delta), media_type=EVENT_STREAM,
                            headers=HEADERS)

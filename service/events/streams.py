@@ -26,7 +26,7 @@ import inspect
 import logging
 import time
 from collections.abc import Awaitable
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 from prometheus_client import Counter, Gauge, Histogram
@@ -34,7 +34,7 @@ from prometheus_client import Counter, Gauge, Histogram
 from service.events import patches
 from service.games import bodies
 from service.games.sessions import Session, Sessions
-from service.store import Store, StoreUnavailable
+from service.store import GameRecords, Notices, StoreUnavailable
 
 log = logging.getLogger("service.events.streams")
 
@@ -75,7 +75,7 @@ class Feed:
     """The versions of one game, read once for every stream of it in this process, and
     the one clock that wakes them all for keep-alives."""
 
-    def __init__(self, game_id: str, sessions: Sessions, store: Store,
+    def __init__(self, game_id: str, sessions: Sessions, store: GameRecords,
                  keep_alive_seconds: float) -> None:
         self.game_id = game_id
         self.sessions = sessions
@@ -103,7 +103,7 @@ class Feed:
                 del self.committed_at[next(iter(self.committed_at))]
             self.noticed = max(self.noticed, version)
         else:
-            self._stale = True  # a reconnection (or a replica stopping): whatever was missed, re-read
+            self._stale = True  # a reconnection, or this replica stopping: re-read what was missed
         self._wake()
 
     def _tick(self) -> None:
@@ -198,12 +198,16 @@ class Feed:
         return version
 
 
+class StreamStore(GameRecords, Notices, Protocol):
+    """What the streams read of the store: its commit notices, and the versions they name."""
+
+
 class Hub:
     """The feeds of this process, fed by the store's commit notices."""
 
     STORE_RETRY_SECONDS = 1.0  # a stream's next read when the store did not answer
 
-    def __init__(self, sessions: Sessions, store: Store, keep_alive_seconds: float) -> None:
+    def __init__(self, sessions: Sessions, store: StreamStore, keep_alive_seconds: float) -> None:
         self.sessions = sessions
         self.store = store  # the commit notices and the logs the feeds read
         self.keep_alive_seconds = keep_alive_seconds  # keeps proxies from closing idle streams

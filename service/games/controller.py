@@ -9,34 +9,19 @@ from litestar.params import Parameter
 
 import core
 from service.games import bodies
+from service.games.addressing import checked_game_id, load, seat_token
 from service.games.bodies.common import Created, SeatToken, WaitingList
 from service.games.requests import Budget, CreateGame, MoveRequest
 from service.games.robots import HintsOff, Robots
-from service.games.sessions import GameNotFound, Session, Sessions, Unauthorized
+from service.games.sessions import Sessions, Unauthorized
 from service.http.conditional import cache_headers, etag, is_current, not_modified
-from service.http.credentials import NotBearer, bearer
 from service.http.openapi import NOT_MODIFIED, problems
-from service.http.rate_limits import SeatBudget, seat_budget
+from service.http.rate_limits import seat_budget
 from service.lobby.clocks import Clocks
 from service.lobby.seats import CURSOR, MAX_PAGE, Lobby
 
-GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
 READ_ERRORS = {**NOT_MODIFIED, **problems(401, 404, 503)}
-
-
-def bearer_token(request: Request) -> str | None:
-    """The token of an `Authorization: Bearer <token>` header; None when there is none."""
-    try:
-        return bearer(request.scope)
-    except NotBearer:
-        raise Unauthorized("the Authorization header must be 'Bearer <seat token>'") from None
-
-
-async def load(sessions: Sessions, game_id: str, budget: SeatBudget | None = None) -> Session:
-    if not GAME_ID.match(game_id):
-        raise GameNotFound(game_id)
-    return await sessions.load(game_id, budget)
 
 
 class GamesController(Controller):
@@ -90,7 +75,7 @@ class GamesController(Controller):
     async def read(self, game_id: str, request: Request, sessions: Sessions,
                    clocks: Clocks) -> Response[bodies.GameBody]:
         session = await load(sessions, game_id)
-        seat = sessions.seat_of(session, bearer_token(request))
+        seat = sessions.seat_of(session, seat_token(request))
         await clocks.heal(session)
         tag = etag(session.record.version, seat)
         if is_current(request, tag):
@@ -103,7 +88,7 @@ class GamesController(Controller):
     async def legal_moves(self, game_id: str, request: Request,
                           sessions: Sessions) -> Response[bodies.LegalMovesBody]:
         session = await load(sessions, game_id)
-        seat = sessions.seat_of(session, bearer_token(request))
+        seat = sessions.seat_of(session, seat_token(request))
         tag = etag(session.record.version, seat)
         if is_current(request, tag):
             return not_modified(tag)
@@ -128,9 +113,7 @@ class GamesController(Controller):
             raise ValidationException(extra=[{
                 "message": "Idempotency-Key must be 1 to 200 printable ASCII characters",
                 "key": "Idempotency-Key", "source": "header"}])
-        if not GAME_ID.match(game_id):
-            raise GameNotFound(game_id)
-        response, meta = await sessions.play(game_id, bearer_token(request), data,
+        response, meta = await sessions.play(checked_game_id(game_id), seat_token(request), data,
                                              idempotency_key, seat_budget(request.scope))
         if meta.ai is not None:
             await robots.play_turns(game_id)  # a GET after this shows a human to move
@@ -142,7 +125,7 @@ class GamesController(Controller):
     async def suggest(self, game_id: str, data: Budget, request: Request, sessions: Sessions,
                       robots: Robots) -> bodies.SuggestionBody:
         session = await load(sessions, game_id, seat_budget(request.scope))
-        seat = sessions.seat_of(session, bearer_token(request))
+        seat = sessions.seat_of(session, seat_token(request))
         if seat is None:
             raise Unauthorized("suggestions need the seat's token: Authorization: Bearer <token>")
         if not session.meta.hints:
@@ -158,7 +141,7 @@ class GamesController(Controller):
     async def history(self, game_id: str, request: Request,
                       sessions: Sessions) -> Response[bodies.HistoryBody]:
         session = await load(sessions, game_id)
-        seat = sessions.seat_of(session, bearer_token(request))
+        seat = sessions.seat_of(session, seat_token(request))
         tag = etag(session.record.version, seat)
         if is_current(request, tag):
             return not_modified(tag)

@@ -21,7 +21,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.games.bodies.common import problem_bytes
 from service.http.credentials import NotBearer, bearer, secret_hash
-from service.store import Allowance, RateBudget, Store, StoreUnavailable, keys
+from service.store import Allowance, Budgets, RateBudget, StoreUnavailable, keys
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -127,7 +127,7 @@ class RateLimits:
     """The ASGI middleware: spends an address's budget before the handler runs, or leaves
     a seat's for the handler to spend with the game's read."""
 
-    def __init__(self, store: Store, limits: dict[str, Limit],
+    def __init__(self, store: Budgets, limits: dict[str, Limit],
                  trusted: Sequence[Network]) -> None:
         self.store = store
         self.limits = limits

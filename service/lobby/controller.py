@@ -4,19 +4,13 @@ from litestar import Controller, Request, Response, post
 from litestar.openapi.datastructures import ResponseSpec
 
 from service.games import bodies
+from service.games.addressing import checked_game_id, seat_token
 from service.games.bodies.common import Created, Joined, SeatToken
-from service.games.controller import GAME_ID, bearer_token
 from service.games.requests import JoinRequest
 from service.games.robots import Robots
-from service.games.sessions import GameNotFound, Session, Sessions
+from service.games.sessions import Session, Sessions
 from service.http.openapi import problems
 from service.lobby.seats import Lobby
-
-
-def _checked(game_id: str) -> str:
-    if not GAME_ID.match(game_id):
-        raise GameNotFound(game_id)
-    return game_id
 
 
 class LobbyController(Controller):
@@ -28,7 +22,7 @@ class LobbyController(Controller):
           summary="Take an open seat (the given one, or the first); its token, shown once")
     async def join(self, game_id: str, data: JoinRequest, lobby: Lobby,
                    robots: Robots) -> Joined:
-        seat, token, session = await lobby.join(_checked(game_id), data)
+        seat, token, session = await lobby.join(checked_game_id(game_id), data)
         if not session.meta.open_seats:
             robots.resume_if_stalled(session)  # the game starts: an AI seat may open it
         return Joined(id=game_id, seat=seat, token=token)
@@ -37,7 +31,7 @@ class LobbyController(Controller):
           summary="Free the token's seat of a game still waiting for players")
     async def leave(self, game_id: str, request: Request, lobby: Lobby,
                     sessions: Sessions) -> bodies.GameBody:
-        session = await lobby.leave(_checked(game_id), bearer_token(request))
+        session = await lobby.leave(checked_game_id(game_id), seat_token(request))
         return bodies.game_body(sessions.view(session, None))
 
     @post("/{game_id:str}/rematch", status_code=201,
@@ -47,7 +41,7 @@ class LobbyController(Controller):
           summary="The next game with the same seats and names, the first player rotated")
     async def rematch(self, game_id: str, request: Request, lobby: Lobby,
                       robots: Robots) -> Response[Created]:
-        created, session = await lobby.rematch(_checked(game_id), bearer_token(request))
+        created, session = await lobby.rematch(checked_game_id(game_id), seat_token(request))
         robots.resume_if_stalled(session)
         return Response(_created(session), status_code=201 if created else 200)
 

@@ -12,11 +12,17 @@ than that rings the clocks' bell, here and on every replica (service.replica.wak
 import math
 
 from service.replica.wakeups import Bell
-from service.store import Store, keys
+from typing import Protocol
+
+from service.store import Bells, Indexes, keys
+
+
+class DeadlineStore(Indexes, Bells, Protocol):
+    """What the deadlines keep in the store: their index, and their bell."""
 
 
 class Deadlines:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: DeadlineStore) -> None:
         self.store = store
         self.bell = Bell(store, "clocks")
 

@@ -17,7 +17,9 @@ import core
 from service.games.meta import Meta
 from service.games.requests import JoinRequest
 from service.games.sessions import Next, Session, Sessions, Unauthorized, new_token
-from service.store import Store, keys
+from typing import Protocol
+
+from service.store import GameRecords, Indexes, keys
 
 MAX_PAGE = 100
 
@@ -38,8 +40,12 @@ class BadCursor(Exception):
     pass
 
 
+class LobbyStore(Indexes, GameRecords, Protocol):
+    """What the lobby reads and keeps: the waiting lists, and the games they list."""
+
+
 class Lobby:
-    def __init__(self, sessions: Sessions, store: Store) -> None:
+    def __init__(self, sessions: Sessions, store: LobbyStore) -> None:
         self.sessions = sessions
         self.store = store  # the waiting lists
 

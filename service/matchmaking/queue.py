@@ -21,7 +21,7 @@ import logging
 import math
 import secrets
 import time
-from typing import Literal
+from typing import Literal, Protocol
 
 import msgspec
 
@@ -36,7 +36,7 @@ from service.players import ratings
 from service.players.storage import Player, Players
 from service.replica.background import Background
 from service.replica.wakeups import LONGEST_SECONDS, Bell
-from service.store import MatchRule, Store, StoreUnavailable, keys
+from service.store import Bells, GameRecords, MatchRule, Queues, StoreUnavailable, keys
 
 log = logging.getLogger("service.matchmaking.queue")
 
@@ -104,8 +104,12 @@ def nearest_level(pool: str, mu: float, levels: list[int]) -> int:
     return min(known, key=lambda level: abs(known[level].mu - mu))
 
 
+class QueueStore(Queues, GameRecords, Bells, Protocol):
+    """What the matchmaker keeps and reads: the queues, the games it seats, its bell."""
+
+
 class Matchmaker(Background):
-    def __init__(self, sessions: Sessions, robots: Robots, store: Store, players: Players,
+    def __init__(self, sessions: Sessions, robots: Robots, store: QueueStore, players: Players,
                  limits: GameLimits) -> None:
         self.sessions = sessions
         self.limits = limits  # which AI levels may fill a seat

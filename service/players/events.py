@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from service.store import Store, keys
+from service.store import PlayerEventStreams, keys
 
 KEEP = 1000              # events a player's stream keeps (about): a bot away longer misses the oldest
 TTL_SECONDS = 7 * 86400  # a stream nobody pushed to for this long is forgotten
@@ -24,7 +24,7 @@ EventKind = Literal["challenge", "challenge_declined",
 
 
 class PlayerEvents:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: PlayerEventStreams) -> None:
         self.store = store
 
     async def push(self, player_id: str, kind: EventKind, body: dict[str, Any],

@@ -18,7 +18,7 @@ import math
 import time
 import weakref
 
-from service.store import Store, StoreUnavailable
+from service.store import Bells, StoreUnavailable
 
 LONGEST_SECONDS = 30.0  # the longest a loop sleeps: how late work is if its rings were lost
 
@@ -28,7 +28,7 @@ class Bell:
     replica may sleep on one bell (the archive's two writer passes): each sees every ring,
     also one that came while it worked, whichever of them woke first."""
 
-    def __init__(self, store: Store, topic: str) -> None:
+    def __init__(self, store: Bells, topic: str) -> None:
         self.store = store
         self.topic = topic
         self._rings = 0  # rung so far on this replica (here, or through the store)

@@ -7,8 +7,8 @@ from litestar import Controller, Response, get, post
 from litestar.datastructures import ResponseHeader
 
 from service.games import bodies
+from service.games.addressing import load
 from service.games.bodies.archived import ReviewRequest
-from service.games.controller import load
 from service.games.sessions import Sessions
 from service.http.openapi import problems
 from service.reviews.storage import Review

@@ -32,7 +32,7 @@ from service.replica.wakeups import LONGEST_SECONDS, Bell
 from service.reviews.review import decisions, marked, reviewed
 from service.reviews.storage import Lease, Review, Reviews
 from service.sql.database import DatabaseUnavailable
-from service.store import Store, StoreUnavailable
+from service.store import Bells, StoreUnavailable
 
 log = logging.getLogger("service.reviews.review")
 
@@ -52,7 +52,7 @@ def now_ms() -> int:
 
 
 class Reviewer(Background):
-    def __init__(self, sessions: Sessions, reviews: Reviews, store: Store,
+    def __init__(self, sessions: Sessions, reviews: Reviews, store: Bells,
                  settings: Settings) -> None:
         self.sessions = sessions
         self.reviews = reviews

@@ -17,14 +17,17 @@ versions rebuilt), `gcra` (rate budgets), `memory`, `redis_store` and
 """
 
 from service.store.memory import MemoryStore
-from service.store.protocol import Listener, Store, StoreUnavailable
+from service.store.protocol import (Bells, Budgets, Documents, GameRecords, Indexes, Listener,
+                                    Notices, PlayerEventStreams, Queues, Store,
+                                    StoreUnavailable)
 from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
                                    MatchRule, RateBudget)
 from service.store.redis_store import RedisStore
 
-__all__ = ["Allowance", "Change", "Commit", "FinishedGame", "GameRecord", "Listener",
-           "MatchRule", "MemoryStore",
-           "RateBudget", "RedisStore", "Store", "StoreUnavailable", "open_store"]
+__all__ = ["Allowance", "Bells", "Budgets", "Change", "Commit", "Documents", "FinishedGame",
+           "GameRecord", "GameRecords", "Indexes", "Listener", "MatchRule", "MemoryStore",
+           "Notices", "PlayerEventStreams", "Queues", "RateBudget", "RedisStore", "Store",
+           "StoreUnavailable", "open_store"]
 
 
 def open_store(redis_url: str | None, ttl: int) -> Store:

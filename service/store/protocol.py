@@ -1,4 +1,7 @@
-"""The contract every store keeps (tests/service/test_store.py runs it on both)."""
+"""The contract every store keeps (tests/service/test_store.py runs it on both), split by
+concern: each consumer is typed against the parts it uses (the archive's outbox against
+`Indexes` and `Bells`, a player's events against `PlayerEventStreams`, ...), and `Store`,
+which both stores implement, is all of them."""
 
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
@@ -23,9 +26,8 @@ class StoreUnavailable(Exception):
     """The store cannot be reached; the request changed nothing."""
 
 
-@runtime_checkable
-class Store(Protocol):
-    # Games: one record each, changed by compare-and-set on the version.
+class GameRecords(Protocol):
+    """Games: one record each, changed by compare-and-set on the version."""
     async def create(self, game_id: str, record: GameRecord) -> bool:
         """Stores a new game; False (and nothing changed) if a game has this id already."""
     async def load(self, game_id: str) -> GameRecord | None: ...
@@ -51,7 +53,9 @@ class Store(Protocol):
         """The games' keys expire in ttl seconds (a game committed with keep is kept
         until then): the archive has them."""
 
-    # Indexes: sorted sets of members by score (the waiting list, the turn clocks).
+
+class Indexes(Protocol):
+    """Sorted sets of members by score (the waiting lists, the turn clocks, the outbox)."""
     async def index_add(self, index: str, member: str, score: float,
                         earliest: bool = False) -> None:
         """Adds member at score; with earliest, a member already there keeps the lower
@@ -72,8 +76,11 @@ class Store(Protocol):
                          count: int) -> list[tuple[str, float]]:
         """(member, score) with score <= below (all if None), highest first."""
 
-    # Matchmaking queues (service/matchmaking/queue.py): tickets (JSON bodies) of one game at one
-    # table size, paired by scripts/match.lua's rule (the embedded store keeps the same).
+
+class Queues(Protocol):
+    """Matchmaking queues (service/matchmaking/queue.py): tickets (JSON bodies) of one game
+    at one table size, paired by scripts/match.lua's rule (the embedded store keeps the
+    same)."""
     async def queue_put(self, queue: QueueKeys, ticket_id: str, ticket: bytes,
                         rating: float, since: float) -> None:
         """A new waiting ticket."""
@@ -94,8 +101,10 @@ class Store(Protocol):
     async def queue_busy(self, queues: list[QueueKeys]) -> bool:
         """Whether a ticket waits or a group is being seated in one of queues."""
 
-    # A player's events (service/players/events.py): in order, the last `keep` or so kept
-    # for ttl seconds after the last one, each with an id that orders it.
+
+class PlayerEventStreams(Protocol):
+    """A player's events (service/players/events.py): in order, the last `keep` or so kept
+    for ttl seconds after the last one, each with an id that orders it."""
     async def player_events_push(self, stream: PlayerEventKeys, once: str | None, event: bytes,
                                  keep: int, ttl: int) -> str | None:
         """Appends event; its id. With once, an event of that once-key pushed before
@@ -105,28 +114,41 @@ class Store(Protocol):
         """(id, event) of the events after id `after` (every one kept if None), oldest
         first; if there is none yet, waits up to wait_ms (at most a few seconds) for one."""
 
-    # Documents changed by compare-and-set (challenges).
+
+class Documents(Protocol):
+    """Documents changed by compare-and-set (challenges)."""
     async def doc_get(self, key: str) -> bytes | None: ...
     async def doc_swap(self, key: str, old: bytes | None, new: bytes, ttl: int) -> bool:
         """Replaces the document with new (kept ttl seconds) if it is still old (None: if
         there is none); False if it changed meanwhile."""
 
-    # Rate budgets shared by every replica.
+
+class Budgets(Protocol):
+    """Rate budgets shared by every replica."""
     async def spend(self, key: str, period_ms: int, limit: int) -> Allowance:
         """Takes one request from key's budget of limit per period (GCRA)."""
 
-    # Commit notices, on any replica.
+
+class Notices(Protocol):
+    """Commit notices, on any replica."""
     def on_commit(self, listener: Listener) -> None:
         """Calls listener for every commit of a watched game, on any replica."""
     async def watch(self, game_id: str) -> None: ...
     async def unwatch(self, game_id: str) -> None: ...
 
-    # Wake-ups of background work (service/replica/wakeups.py), on every replica.
+
+class Bells(Protocol):
+    """Wake-ups of background work (service/replica/wakeups.py), on every replica."""
     async def ring(self, topic: str) -> None:
         """Calls every listener of topic, on every replica (this one included)."""
     def on_ring(self, topic: str, listener: Callable[[], None]) -> None:
         """Calls listener for every ring of topic; and for every topic, when rings may
         have been lost (the store reconnected)."""
 
+
+@runtime_checkable
+class Store(GameRecords, Indexes, Queues, PlayerEventStreams, Documents, Budgets, Notices,
+            Bells, Protocol):
+    """Everything above, and the connection's own life."""
     async def ping(self) -> None: ...
     async def close(self) -> None: ...
