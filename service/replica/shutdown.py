@@ -14,12 +14,15 @@ import signal
 import threading
 
 from service.events.streams import Hub
+from service.http.errors import ApiError
 
 log = logging.getLogger("service.replica.shutdown")
 
 
-class Draining(Exception):
+class Draining(ApiError):
     """This worker is stopping: send requests to another replica."""
+    status = 503
+    type = "draining"
 
 
 class Drain:

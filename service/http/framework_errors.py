@@ -1,0 +1,76 @@
+"""The problems answered below the domains: what the framework refuses before a handler
+runs (a body that does not decode, no such route), a store or a database that cannot be
+reached, and our own fault. problems.py turns each such exception into one of these."""
+
+from service.http.errors import ApiError
+
+
+class MalformedRequest(ApiError):
+    """A body that is not JSON, or JSON we refuse (service/http/decoding.py)."""
+    status = 400
+    type = "malformed-request"
+
+
+class InvalidRequest(ApiError):
+    """A body, header or query parameter that does not match the schema."""
+    status = 400
+    type = "invalid-request"
+
+
+class RouteNotFound(ApiError):
+    status = 404
+    type = "not-found"
+
+
+class MethodNotAllowed(ApiError):
+    status = 405
+    type = "method-not-allowed"
+
+    def __init__(self, detail: str, headers: dict[str, str] | None) -> None:
+        super().__init__(detail)
+        self._headers = headers  # Allow: the methods the route takes
+
+    def headers(self) -> dict[str, str] | None:
+        return self._headers
+
+
+class HttpError(ApiError):
+    """Another refusal of the framework, answered with its status and its words."""
+    type = "http-error"
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+
+
+class BodyTooLarge(ApiError):
+    status = 413
+    type = "body-too-large"
+
+
+class InternalError(ApiError):
+    """Our fault: the detail says only whether the request may have been applied."""
+    status = 500
+    type = "internal-error"
+
+
+class StoreUnreachable(ApiError):
+    status = 503
+    type = "store-unavailable"
+
+    def detail(self) -> str:
+        return "the game store cannot be reached; nothing was changed, retry shortly"
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": "1"}
+
+
+class ArchiveUnreachable(ApiError):
+    status = 503
+    type = "archive-unavailable"
+
+    def detail(self) -> str:
+        return "the archive's database cannot be reached; nothing was changed, retry shortly"
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": "5"}
