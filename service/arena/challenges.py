@@ -44,6 +44,8 @@ class ChallengeNotFound(ApiError):
     the path says)."""
     status = 404
     type = "challenge-not-found"
+    when = ", the player is party to no such challenge (`challenge-not-found`)"
+    when_order = 50
 
     def detail(self) -> str:
         return "this player is party to no challenge with this id"
@@ -53,6 +55,8 @@ class ChallengeClosed(ApiError):
     """An answer to a challenge that is no longer pending."""
     status = 409
     type = "challenge-closed"
+    when = "; a challenge no longer pending (`challenge-closed`)"
+    when_order = 110
 
 
 class Seat(msgspec.Struct, kw_only=True):

@@ -61,6 +61,8 @@ class SeriesNotFound(ApiError):
     """Raised with the series' id, which the path says."""
     status = 404
     type = "series-not-found"
+    when = ", no series has this id (`series-not-found`)"
+    when_order = 60
 
     def detail(self) -> str:
         return "no series has this id"
@@ -77,12 +79,17 @@ class NotSeriesOwner(ApiError):
     """A change to a series asked by a player other than the one who started it."""
     status = 403
     type = "not-series-owner"
+    when = (", or the key's player may not do this: stop another player's series"
+            " (`not-series-owner`)")
+    when_order = 20
 
 
 class TooManySeries(ApiError):
     """A new series from a player who has RUNNING_PER_OWNER running already."""
     status = 409
     type = "too-many-series"
+    when = "; the player's series are running at their limit (`too-many-series`)"
+    when_order = 120
 
 
 class Spec(msgspec.Struct, kw_only=True):

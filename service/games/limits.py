@@ -23,6 +23,8 @@ class BudgetRefused(ApiError):
     message says what is allowed."""
     status = 422
     type = "budget-refused"
+    when = ", an AI budget the schema does not allow (`budget-refused`)"
+    when_order = 30
 
 
 class ClockRefused(ApiError):

@@ -30,6 +30,8 @@ class NotYourTurn(ApiError):
     """A suggestion asked for a seat that has nothing to decide now."""
     status = 409
     type = "not-your-turn"
+    when = ", the seat has nothing to decide now (`not-your-turn`)"
+    when_order = 20
 
 
 class HintsOff(ApiError):
@@ -42,6 +44,8 @@ class AIBusy(ApiError):
     """Every search slot for suggestions of this worker is taken: retry shortly."""
     status = 503
     type = "ai-busy"
+    when = ", the AI is busy with other suggestions (`ai-busy`)"
+    when_order = 30
 
     def headers(self) -> dict[str, str]:
         return {"Retry-After": "1"}

@@ -37,6 +37,8 @@ class GameNotFound(ApiError):
     """Raised with the game's id, which the detail leaves out (it is in the path)."""
     status = 404
     type = "game-not-found"
+    when = "No game has this id, or it expired after going idle (`game-not-found`)"
+    when_order = 10
 
     def detail(self) -> str:
         return "no game has this id (or it expired after going idle)"
@@ -45,6 +47,8 @@ class GameNotFound(ApiError):
 class Unauthorized(ApiError):
     status = 401
     type = "unauthorized"
+    when = ("The token opens no seat of this game, or a seat's token is required; or the"
+            " player key is missing or opens no player (`unauthorized`)")
 
     def headers(self) -> dict[str, str]:
         return {"WWW-Authenticate": "Bearer"}
@@ -54,11 +58,16 @@ class InvalidGame(ApiError):
     """Creation parameters that core refuses (unknown game, player count, options)."""
     status = 422
     type = "invalid-game"
+    when = ", what the schema cannot say of a game or its options (`invalid-game`)"
+    when_order = 20
 
 
 class MoveRejected(ApiError):
     status = 422
     type = "illegal-move"
+    when = ("Understood but refused: a move that is not legal now, out of turn or of another"
+            " game (`illegal-move`, with `legal_moves`)")
+    when_order = 10
 
     def __init__(self, reason: str, legal_moves: list[dict[str, Any]]) -> None:
         super().__init__(reason)
@@ -71,6 +80,9 @@ class MoveRejected(ApiError):
 class VersionConflict(ApiError):
     status = 409
     type = "version-conflict"
+    when = ("The request conflicts with the game as it is now: it moved on"
+            " (`version-conflict`, with `current_version`)")
+    when_order = 10
 
     def __init__(self, expected: int, current: int) -> None:
         super().__init__(f"expected_version is {expected} but the game is at version {current}:"
@@ -84,30 +96,40 @@ class VersionConflict(ApiError):
 class IdempotencyMismatch(ApiError):
     status = 409
     type = "idempotency-key-reused"
+    when = ", or the idempotency key was used for another request (`idempotency-key-reused`)"
+    when_order = 100
 
 
 class NotStarted(ApiError):
     """A move in a game still waiting for players."""
     status = 409
     type = "game-waiting"
+    when = ", the game waits for players (`game-waiting`)"
+    when_order = 30
 
 
 class GameNotOver(ApiError):
     """What only a finished game has (a replay), asked of a game in play."""
     status = 409
     type = "game-not-over"
+    when = " or is not over (`game-not-over`)"
+    when_order = 80
 
 
 class PlayerNotFound(ApiError):
     """No player has this id; the message says which, where it was named in a body."""
     status = 404
     type = "player-not-found"
+    when = ", no player has this id (`player-not-found`)"
+    when_order = 20
 
 
 class UnknownPlayer(ApiError):
     """A player key that opens no player."""
     status = 403
     type = "unknown-player"
+    when = "The player key given opens no player (`unknown-player`)"
+    when_order = 10
 
 
 class GameExists(Exception):
@@ -118,6 +140,8 @@ class GameArchived(ApiError):
     """A change to a finished game that lives only in the archive now."""
     status = 409
     type = "game-archived"
+    when = ", is archived and can no longer change (`game-archived`)"
+    when_order = 90
 
 
 @dataclass

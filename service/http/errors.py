@@ -1,7 +1,9 @@
 """The base of every error the API answers as a problem, and all that its answer is made of.
 
-An error says, where its domain defines it, its status and problem type; problems.py
-answers every one with one handler. This module knows no domain: the domains import it.
+An error says, where its domain defines it, its status and problem type and its words in
+the document's description of that status; problems.py answers every one with one
+handler, and service/http/problem_types.py makes the document's descriptions from the
+same classes. This module knows no domain: the domains import it.
 """
 
 from typing import Any
@@ -13,6 +15,11 @@ class ApiError(Exception):
 
     status: int
     type: str
+    # Its fragment of the document's description of `status`, connecting words included
+    # (", or ...", "; ..."): the fragments of a status, by `when_order`, make that
+    # description. Empty for an error the description does not name.
+    when: str = ""
+    when_order: int = 0
 
     def detail(self) -> str:
         return str(self)

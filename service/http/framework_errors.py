@@ -9,12 +9,16 @@ class MalformedRequest(ApiError):
     """A body that is not JSON, or JSON we refuse (service/http/decoding.py)."""
     status = 400
     type = "malformed-request"
+    when = "The body is not JSON"
+    when_order = 10
 
 
 class InvalidRequest(ApiError):
     """A body, header or query parameter that does not match the schema."""
     status = 400
     type = "invalid-request"
+    when = ", or does not match the schema (`malformed-request`, `invalid-request`)"
+    when_order = 20
 
 
 class RouteNotFound(ApiError):
@@ -46,6 +50,7 @@ class HttpError(ApiError):
 class BodyTooLarge(ApiError):
     status = 413
     type = "body-too-large"
+    when = "The body is larger than the server accepts (`body-too-large`)"
 
 
 class InternalError(ApiError):
@@ -57,6 +62,8 @@ class InternalError(ApiError):
 class StoreUnreachable(ApiError):
     status = 503
     type = "store-unavailable"
+    when = "The game store"
+    when_order = 10
 
     def detail(self) -> str:
         return "the game store cannot be reached; nothing was changed, retry shortly"
@@ -68,6 +75,9 @@ class StoreUnreachable(ApiError):
 class ArchiveUnreachable(ApiError):
     status = 503
     type = "archive-unavailable"
+    when = (" or the archive cannot be reached (`store-unavailable`,"
+            " `archive-unavailable`)")
+    when_order = 20
 
     def detail(self) -> str:
         return "the archive's database cannot be reached; nothing was changed, retry shortly"

@@ -48,6 +48,9 @@ class RateLimited(ApiError):
     middleware answers the same problem itself for what it counts: _refuse)."""
     status = 429
     type = "rate-limited"
+    when = ("Over the rate limit of this client address (creates, joins) or seat token"
+            " (moves, suggestions): `rate-limited`, with `Retry-After` and the RateLimit"
+            " headers")
 
     def __init__(self, limit: Limit, allowance: Allowance) -> None:
         self.retry_after, detail = limit.refusal(allowance)

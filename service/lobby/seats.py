@@ -38,20 +38,28 @@ class SeatUnavailable(ApiError):
 
 class SeatTaken(SeatUnavailable):
     type = "seat-taken"
+    when = ", a seat is taken"
+    when_order = 40
 
 
 class GameFull(SeatUnavailable):
     type = "game-full"
+    when = ", the game full"
+    when_order = 50
 
 
 class GameStarted(SeatUnavailable):
     """A leave once the game has started."""
     type = "game-started"
+    when = ", the game started (`game-started`)"
+    when_order = 70
 
 
 class NoSuchSeat(ApiError):
     status = 409
     type = "no-such-seat"
+    when = " or without that seat (`seat-taken`, `game-full`, `no-such-seat`)"
+    when_order = 60
 
 
 class BadCursor(InvalidRequest):

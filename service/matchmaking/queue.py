@@ -56,6 +56,8 @@ class TicketNotFound(ApiError):
     """No ticket of this player has this id (raised with the id, which the path says)."""
     status = 404
     type = "ticket-not-found"
+    when = ", the player has no such ticket (`ticket-not-found`)"
+    when_order = 30
 
     def detail(self) -> str:
         return "this player has no ticket with this id"

@@ -23,6 +23,10 @@ class Draining(ApiError):
     """This worker is stopping: send requests to another replica."""
     status = 503
     type = "draining"
+    # The last of the 503s' fragments, so it closes what the document says of them all.
+    when = (", or this replica is stopping (`draining`); nothing was changed, `Retry-After`"
+            " says when to retry")
+    when_order = 40
 
 
 class Drain:

@@ -44,12 +44,16 @@ class SeatOutOfRange(ApiError):
     """A review of a seat the game does not have."""
     status = 422
     type = "invalid-seat"
+    when = ", a review of a seat the game does not have (`invalid-seat`)"
+    when_order = 40
 
 
 class ReviewNotFound(ApiError):
     """No review of this seat was asked for."""
     status = 404
     type = "review-not-found"
+    when = ", nobody asked for this review (`review-not-found`)"
+    when_order = 40
 
 
 def now_ms() -> int:
