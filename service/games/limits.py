@@ -25,6 +25,7 @@ class BudgetRefused(ApiError):
     type = "budget-refused"
     when = ", an AI budget the schema does not allow (`budget-refused`)"
     when_order = 30
+    sentence = "The server refused this AI budget."
 
 
 class ClockRefused(ApiError):

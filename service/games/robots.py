@@ -32,12 +32,14 @@ class NotYourTurn(ApiError):
     type = "not-your-turn"
     when = ", the seat has nothing to decide now (`not-your-turn`)"
     when_order = 20
+    sentence = "You have nothing to decide now."
 
 
 class HintsOff(ApiError):
     """A suggestion asked for in a game between people, where hints are off."""
     status = 409
     type = "hints-off"
+    sentence = "Hints are off in this game: each player plays on their own."
 
 
 class AIBusy(ApiError):
@@ -46,6 +48,7 @@ class AIBusy(ApiError):
     type = "ai-busy"
     when = ", the AI is busy with other suggestions (`ai-busy`)"
     when_order = 30
+    sentence = "The AI is busy with other hints: try again in a moment."
 
     def headers(self) -> dict[str, str]:
         return {"Retry-After": "1"}

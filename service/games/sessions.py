@@ -39,6 +39,7 @@ class GameNotFound(ApiError):
     type = "game-not-found"
     when = "No game has this id, or it expired after going idle (`game-not-found`)"
     when_order = 10
+    sentence = "No game has this id (or it expired after going idle)."
 
     def detail(self) -> str:
         return "no game has this id (or it expired after going idle)"
@@ -49,6 +50,7 @@ class Unauthorized(ApiError):
     type = "unauthorized"
     when = ("The token opens no seat of this game, or a seat's token is required; or the"
             " player key is missing or opens no player (`unauthorized`)")
+    sentence = "This seat's token is not accepted for this game."
 
     def headers(self) -> dict[str, str]:
         return {"WWW-Authenticate": "Bearer"}
@@ -60,6 +62,7 @@ class InvalidGame(ApiError):
     type = "invalid-game"
     when = ", what the schema cannot say of a game or its options (`invalid-game`)"
     when_order = 20
+    sentence = "This game cannot be made."
 
 
 class MoveRejected(ApiError):
@@ -68,6 +71,7 @@ class MoveRejected(ApiError):
     when = ("Understood but refused: a move that is not legal now, out of turn or of another"
             " game (`illegal-move`, with `legal_moves`)")
     when_order = 10
+    sentence = "That move is not allowed now."
 
     def __init__(self, reason: str, legal_moves: list[dict[str, Any]]) -> None:
         super().__init__(reason)
@@ -83,6 +87,7 @@ class VersionConflict(ApiError):
     when = ("The request conflicts with the game as it is now: it moved on"
             " (`version-conflict`, with `current_version`)")
     when_order = 10
+    sentence = "The game moved on meanwhile: here is where it stands now."
 
     def __init__(self, expected: int, current: int) -> None:
         super().__init__(f"expected_version is {expected} but the game is at version {current}:"
@@ -98,6 +103,7 @@ class IdempotencyMismatch(ApiError):
     type = "idempotency-key-reused"
     when = ", or the idempotency key was used for another request (`idempotency-key-reused`)"
     when_order = 100
+    sentence = "This move was already sent differently."
 
 
 class NotStarted(ApiError):
@@ -106,6 +112,7 @@ class NotStarted(ApiError):
     type = "game-waiting"
     when = ", the game waits for players (`game-waiting`)"
     when_order = 30
+    sentence = "The game is waiting for its players."
 
 
 class GameNotOver(ApiError):
@@ -114,6 +121,7 @@ class GameNotOver(ApiError):
     type = "game-not-over"
     when = " or is not over (`game-not-over`)"
     when_order = 80
+    sentence = "This game is not over yet."
 
 
 class PlayerNotFound(ApiError):
@@ -142,6 +150,7 @@ class GameArchived(ApiError):
     type = "game-archived"
     when = ", is archived and can no longer change (`game-archived`)"
     when_order = 90
+    sentence = "This game is archived: it can no longer change."
 
 
 @dataclass

@@ -4,6 +4,8 @@ reached, and our own fault. problems.py turns each such exception into one of th
 
 from service.http.errors import ApiError
 
+NOT_UNDERSTOOD = "The server did not understand this request."
+
 
 class MalformedRequest(ApiError):
     """A body that is not JSON, or JSON we refuse (service/http/decoding.py)."""
@@ -11,6 +13,7 @@ class MalformedRequest(ApiError):
     type = "malformed-request"
     when = "The body is not JSON"
     when_order = 10
+    sentence = NOT_UNDERSTOOD
 
 
 class InvalidRequest(ApiError):
@@ -19,11 +22,13 @@ class InvalidRequest(ApiError):
     type = "invalid-request"
     when = ", or does not match the schema (`malformed-request`, `invalid-request`)"
     when_order = 20
+    sentence = NOT_UNDERSTOOD
 
 
 class RouteNotFound(ApiError):
     status = 404
     type = "not-found"
+    sentence = "There is nothing at this address."
 
 
 class MethodNotAllowed(ApiError):
@@ -51,12 +56,14 @@ class BodyTooLarge(ApiError):
     status = 413
     type = "body-too-large"
     when = "The body is larger than the server accepts (`body-too-large`)"
+    sentence = "This request is too large."
 
 
 class InternalError(ApiError):
     """Our fault: the detail says only whether the request may have been applied."""
     status = 500
     type = "internal-error"
+    sentence = "The server failed: reload to see whether it was done."
 
 
 class StoreUnreachable(ApiError):
@@ -64,6 +71,8 @@ class StoreUnreachable(ApiError):
     type = "store-unavailable"
     when = "The game store"
     when_order = 10
+    sentence = ("The server cannot reach its games right now: nothing was changed, try again"
+                " shortly.")
 
     def detail(self) -> str:
         return "the game store cannot be reached; nothing was changed, retry shortly"
@@ -78,6 +87,7 @@ class ArchiveUnreachable(ApiError):
     when = (" or the archive cannot be reached (`store-unavailable`,"
             " `archive-unavailable`)")
     when_order = 20
+    sentence = "The archive cannot be reached right now: try again shortly."
 
     def detail(self) -> str:
         return "the archive's database cannot be reached; nothing was changed, retry shortly"

@@ -1,5 +1,15 @@
 """Every problem type the API answers, read from the errors themselves (ApiError's
-subclasses): the document's description of each error status is made here."""
+subclasses): the document's description of each error status and the web client's
+sentence for each type are made here.
+
+`python -m service.http.problem_types --js` writes the client's sentences to
+service/web/js/problem-sentences.js (tests/service/test_problem_types.py fails while the
+committed file differs from what it would write).
+"""
+
+import argparse
+import json
+from pathlib import Path
 
 from service.arena import challenges, series
 from service.games import limits, robots, sessions
@@ -15,6 +25,8 @@ from service.reviews import worker
 # imports everything.
 ERROR_MODULES = (challenges, series, limits, robots, sessions, framework_errors, rate_limits,
                  seats, queue, shutdown, worker)
+
+SENTENCES_JS = Path(__file__).resolve().parents[1] / "web" / "js" / "problem-sentences.js"
 
 
 def errors() -> list[type[ApiError]]:
@@ -38,3 +50,31 @@ def description(status: int) -> str:
             if getattr(error, "status", None) == status and "when" in vars(error)]
     return "".join(error.when for error in sorted(said, key=lambda error: error.when_order))
 
+
+def sentences() -> dict[str, str]:
+    """The client's sentence for each problem type that has one, by type."""
+    return {error.type: error.sentence for error in sorted(errors(), key=lambda e: e.type)
+            if error.sentence is not None}
+
+
+def sentences_js() -> str:
+    lines = [f"  {json.dumps(slug)}: {json.dumps(sentence, ensure_ascii=False)},"
+             for slug, sentence in sentences().items()]
+    return "\n".join([
+        "// Made by `python -m service.http.problem_types --js` from the service's errors",
+        "// (their `sentence`): do not edit. Each problem type of the API as the client says",
+        "// it, in English; french.js translates each sentence like any other (i18n.js).",
+        "export const PROBLEM_SENTENCES = {", *lines, "};", ""])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--js", action="store_true", required=True,
+                        help=f"write the client's sentences to {SENTENCES_JS}")
+    parser.parse_args()
+    SENTENCES_JS.write_text(sentences_js())
+    print(SENTENCES_JS)
+
+
+if __name__ == "__main__":
+    main()

@@ -51,6 +51,7 @@ class RateLimited(ApiError):
     when = ("Over the rate limit of this client address (creates, joins) or seat token"
             " (moves, suggestions): `rate-limited`, with `Retry-After` and the RateLimit"
             " headers")
+    sentence = "Too many requests at once: wait a moment and try again."
 
     def __init__(self, limit: Limit, allowance: Allowance) -> None:
         self.retry_after, detail = limit.refusal(allowance)

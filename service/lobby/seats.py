@@ -40,12 +40,14 @@ class SeatTaken(SeatUnavailable):
     type = "seat-taken"
     when = ", a seat is taken"
     when_order = 40
+    sentence = "This seat has just been taken."
 
 
 class GameFull(SeatUnavailable):
     type = "game-full"
     when = ", the game full"
     when_order = 50
+    sentence = "Every seat of this game is taken."
 
 
 class GameStarted(SeatUnavailable):
@@ -53,6 +55,7 @@ class GameStarted(SeatUnavailable):
     type = "game-started"
     when = ", the game started (`game-started`)"
     when_order = 70
+    sentence = "This game has already started."
 
 
 class NoSuchSeat(ApiError):
@@ -60,6 +63,7 @@ class NoSuchSeat(ApiError):
     type = "no-such-seat"
     when = " or without that seat (`seat-taken`, `game-full`, `no-such-seat`)"
     when_order = 60
+    sentence = "This game has no such seat."
 
 
 class BadCursor(InvalidRequest):

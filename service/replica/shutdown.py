@@ -27,6 +27,7 @@ class Draining(ApiError):
     when = (", or this replica is stopping (`draining`); nothing was changed, `Retry-After`"
             " says when to retry")
     when_order = 40
+    sentence = "This server is restarting: try again in a moment."
 
 
 class Drain:

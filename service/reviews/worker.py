@@ -46,6 +46,7 @@ class SeatOutOfRange(ApiError):
     type = "invalid-seat"
     when = ", a review of a seat the game does not have (`invalid-seat`)"
     when_order = 40
+    sentence = "This game has no such seat."
 
 
 class ReviewNotFound(ApiError):
@@ -54,6 +55,7 @@ class ReviewNotFound(ApiError):
     type = "review-not-found"
     when = ", nobody asked for this review (`review-not-found`)"
     when_order = 40
+    sentence = "No review of this seat was asked for yet."
 
 
 def now_ms() -> int:

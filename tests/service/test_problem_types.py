@@ -1,6 +1,6 @@
-"""Each error says, in its class, its status, its problem type and its words in the
-document's description of that status (service/http/errors.py); the document is made
-from the classes."""
+"""Each error says, in its class, its status, its problem type, its words in the
+document's description of that status and the client's sentence for it
+(service/http/errors.py); the document and the client are made from the classes."""
 
 import subprocess
 import sys
@@ -9,7 +9,13 @@ import pytest
 
 from service.app import create_app
 from service.http.openapi import PROBLEM_JSON
-from service.http.problem_types import ERROR_MODULES, description, errors
+from service.http.problem_types import (
+    ERROR_MODULES,
+    SENTENCES_JS,
+    description,
+    errors,
+    sentences_js,
+)
 
 DESCRIBED = [error for error in errors() if "when" in vars(error)]
 
@@ -47,11 +53,24 @@ def test_the_description_of_a_status_names_every_type_it_describes():
         assert f"`{error.type}`" in description(error.status), error.__name__
 
 
-def test_errors_of_one_type_agree_on_its_status():
-    by_type: dict[str, set] = {}
+def test_errors_of_one_type_agree_on_its_status_and_sentence():
+    by_type: dict[str, list] = {}
     for error in errors():
-        by_type.setdefault(error.type, set()).add(getattr(error, "status", None))
-    assert all(len(statuses) == 1 for statuses in by_type.values()), by_type
+        by_type.setdefault(error.type, []).append(error)
+    for slug, same in by_type.items():
+        assert len({getattr(error, "status", None) for error in same}) == 1, slug
+        assert len({error.sentence for error in same} - {None}) <= 1, slug
+
+
+def test_the_clients_sentences_are_the_ones_the_errors_give():
+    assert SENTENCES_JS.read_text() == sentences_js(), \
+        "stale: python -m service.http.problem_types --js"
+
+
+def test_the_clients_sentences_are_said_per_type_in_english():
+    js = sentences_js()
+    assert '"seat-taken": "This seat has just been taken.",' in js
+    assert '"ticket-not-found"' not in js  # no sentence: the client shows the detail
 
 
 def test_every_module_that_defines_an_error_is_read_before_the_document_is_made():
