@@ -53,7 +53,7 @@ PARTS = [
                                           r"datastructures|params)", False),
     ("Litestar: routing, middleware stack", r"(^|/)litestar/", False),
     ("body decode (msgspec strict, repeated keys)", r"(^|/)(service/decoding\.py|json/)", False),
-    ("response body (service/bodies)", r"(^|/)service/bodies/", False),
+    ("response body (service/games/bodies)", r"(^|/)service/games/bodies/", False),
     ("metrics and access log (observe)", r"(^|/)(service/observe\.py|prometheus_client/)", False),
     ("rate limit (middleware)", r"(^|/)service/limits\.py", False),
     ("logging", r"(^|/)logging/", False),

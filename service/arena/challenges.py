@@ -22,6 +22,7 @@ from service.arena.bodies import TableOptions
 from service.arena.seating import Contestant, Table, make_game, started_event
 from service.games.robots import Robots
 from service.games.sessions import GameExists, Sessions, new_game_id, new_token
+from service.http.errors import ApiError
 from service.http.instants import iso_time
 from service.players.events import PlayerEvents
 from service.replica.background import Background
@@ -38,12 +39,24 @@ Status = Literal["pending", "starting", "accepted", "declined", "cancelled", "ex
 Answer = Literal["challenger", "pending", "accepted", "declined", "ai"]
 
 
-class ChallengeNotFound(Exception):
-    """No challenge of this id has the key's player as a party."""
+class ChallengeNotFound(ApiError):
+    """No challenge of this id has the key's player as a party (raised with the id, which
+    the path says)."""
+    status = 404
+    type = "challenge-not-found"
+    when = ", the player is party to no such challenge (`challenge-not-found`)"
+    when_order = 50
+
+    def detail(self) -> str:
+        return "this player is party to no challenge with this id"
 
 
-class ChallengeClosed(Exception):
+class ChallengeClosed(ApiError):
     """An answer to a challenge that is no longer pending."""
+    status = 409
+    type = "challenge-closed"
+    when = "; a challenge no longer pending (`challenge-closed`)"
+    when_order = 110
 
 
 class Seat(msgspec.Struct, kw_only=True):

@@ -58,9 +58,9 @@ class Table:
         return [None if seat.level is None else Budget(level=seat.level) for seat in self.seats]
 
     def check(self, sessions: Sessions) -> None:
-        """InvalidGame or OverLimit unless a game of this table can be made: its
-        contestants, the core's rules and this server's limits, as make_game checks
-        them (nothing is made or kept here)."""
+        """InvalidGame, ClockRefused or BudgetRefused unless a game of this table can be
+        made: its contestants, the core's rules and this server's limits, as make_game
+        checks them (nothing is made or kept here)."""
         check_table(len(self.seats), self.seats)
         sessions.new_state(self.game, len(self.seats), self.seed, self.options, self.clock(),
                            self.ai())

@@ -43,6 +43,7 @@ from service.arena.seating import (
 from service.arena.storage import SeriesBook, SeriesGame, SeriesRow
 from service.games.robots import Robots
 from service.games.sessions import GameExists, GameNotFound, Session, Sessions
+from service.http.errors import ApiError
 from service.players.events import PlayerEvents
 from service.replica.background import Background
 from service.replica.wakeups import LONGEST_SECONDS, Bell
@@ -56,21 +57,39 @@ SERIES_A_PASS = 64       # running series one pass looks at (the oldest first)
 RUNNING_PER_OWNER = 4    # series one player may have running at once
 
 
-class SeriesNotFound(Exception):
-    pass
+class SeriesNotFound(ApiError):
+    """Raised with the series' id, which the path says."""
+    status = 404
+    type = "series-not-found"
+    when = ", no series has this id (`series-not-found`)"
+    when_order = 60
+
+    def detail(self) -> str:
+        return "no series has this id"
 
 
-class ForbiddenContestant(Exception):
+class ForbiddenContestant(ApiError):
     """A series that would seat another person's player: only AI levels, bots and the
     key's own player play series."""
+    status = 403
+    type = "forbidden-contestant"
 
 
-class NotSeriesOwner(Exception):
+class NotSeriesOwner(ApiError):
     """A change to a series asked by a player other than the one who started it."""
+    status = 403
+    type = "not-series-owner"
+    when = (", or the key's player may not do this: stop another player's series"
+            " (`not-series-owner`)")
+    when_order = 20
 
 
-class TooManySeries(Exception):
+class TooManySeries(ApiError):
     """A new series from a player who has RUNNING_PER_OWNER running already."""
+    status = 409
+    type = "too-many-series"
+    when = "; the player's series are running at their limit (`too-many-series`)"
+    when_order = 120
 
 
 class Spec(msgspec.Struct, kw_only=True):

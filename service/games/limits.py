@@ -15,16 +15,25 @@ import core.ai
 from service.config import Settings
 from service.games.meta import Clock
 from service.games.requests import Budget
+from service.http.errors import ApiError
 
 
-class OverLimit(Exception):
-    """A new game outside this server's limits; the message says what is allowed, `slug`
-    the problem type: `invalid-game` for a clock, `budget-refused` for an AI seat, as
-    POST /v1/games has always answered them."""
+class BudgetRefused(ApiError):
+    """A thinking budget outside the server's limits, or not exactly one of the two; the
+    message says what is allowed."""
+    status = 422
+    type = "budget-refused"
+    when = ", an AI budget the schema does not allow (`budget-refused`)"
+    when_order = 30
+    sentence = "The server refused this AI budget."
 
-    def __init__(self, slug: str, detail: str) -> None:
-        super().__init__(detail)
-        self.slug = slug
+
+class ClockRefused(ApiError):
+    """A turn clock outside this server's limits: a game the server will not make, as
+    POST /v1/games has always answered it (the document describes invalid-game with
+    service/games/sessions.py's InvalidGame, which this module cannot import)."""
+    status = 422
+    type = "invalid-game"
 
 
 @dataclass(frozen=True)
@@ -49,12 +58,13 @@ class GameLimits:
         return max(self.turn_seconds_min, min(turn_seconds, self.TURN_SECONDS_MAX))
 
     def check(self, clock: Clock | None, ai: list[Budget | None] | None) -> None:
-        """OverLimit unless the clock and every AI seat's budget are within the limits."""
+        """ClockRefused or BudgetRefused unless the clock and every AI seat's budget are
+        within the limits."""
         if clock is not None and not \
                 self.turn_seconds_min <= clock.turn_seconds <= self.TURN_SECONDS_MAX:
-            raise OverLimit("invalid-game", f"turn_seconds is {self.turn_seconds_min} to"
-                            f" {self.TURN_SECONDS_MAX:,} on this server, got"
-                            f" {clock.turn_seconds}")
+            raise ClockRefused(f"turn_seconds is {self.turn_seconds_min} to"
+                               f" {self.TURN_SECONDS_MAX:,} on this server, got"
+                               f" {clock.turn_seconds}")
         for budget in ai or ():
             if budget is not None:
                 self._check_budget(budget)
@@ -62,16 +72,16 @@ class GameLimits:
     def _check_budget(self, budget: Budget) -> None:
         levels, cap = self.levels(), self.ai_max_iterations
         if budget.level is not None and budget.level not in core.ai.LEVELS:
-            raise OverLimit("budget-refused", f"there is no AI level {budget.level}: levels"
-                            f" are {min(core.ai.LEVELS)} to {max(core.ai.LEVELS)}")
+            raise BudgetRefused(f"there is no AI level {budget.level}: levels"
+                                f" are {min(core.ai.LEVELS)} to {max(core.ai.LEVELS)}")
         if budget.level is not None and budget.level not in levels:
             allowed = f"levels {levels[0]} to {levels[-1]} play here" if levels else \
                 "no level plays here"
-            raise OverLimit("budget-refused", f"AI level {budget.level} (ai-{budget.level})"
-                            f" is over this server's AI_MAX_ITERATIONS of {cap:,}: {allowed}")
+            raise BudgetRefused(f"AI level {budget.level} (ai-{budget.level})"
+                                f" is over this server's AI_MAX_ITERATIONS of {cap:,}: {allowed}")
         if budget.iterations is not None and budget.iterations > cap:
-            raise OverLimit("budget-refused", f"iterations is capped at {cap:,} on this"
-                            f" server, got {budget.iterations:,}")
+            raise BudgetRefused(f"iterations is capped at {cap:,} on this"
+                                f" server, got {budget.iterations:,}")
         if budget.time_ms is not None and budget.time_ms > self.ai_max_time_ms:
-            raise OverLimit("budget-refused", f"time_ms is capped at {self.ai_max_time_ms:,}"
-                            f" on this server, got {budget.time_ms:,}")
+            raise BudgetRefused(f"time_ms is capped at {self.ai_max_time_ms:,}"
+                                f" on this server, got {budget.time_ms:,}")

@@ -17,27 +17,41 @@ import anyio
 import core
 import core.ai
 from service.config import Settings
+from service.games.limits import BudgetRefused
 from service.games.requests import Budget, CreateGame, SeatSpec
 from service.games.sessions import InvalidGame, Session, Sessions
+from service.http.errors import ApiError
 from service.lobby.deadlines import Deadlines
 
 log = logging.getLogger("service.ai")
 
 
-class BudgetRefused(Exception):
-    """A thinking budget outside the server's limits, or not exactly one of the two."""
-
-
-class NotYourTurn(Exception):
+class NotYourTurn(ApiError):
     """A suggestion asked for a seat that has nothing to decide now."""
+    status = 409
+    type = "not-your-turn"
+    when = ", the seat has nothing to decide now (`not-your-turn`)"
+    when_order = 20
+    sentence = "You have nothing to decide now."
 
 
-class HintsOff(Exception):
+class HintsOff(ApiError):
     """A suggestion asked for in a game between people, where hints are off."""
+    status = 409
+    type = "hints-off"
+    sentence = "Hints are off in this game: each player plays on their own."
 
 
-class AIBusy(Exception):
+class AIBusy(ApiError):
     """Every search slot for suggestions of this worker is taken: retry shortly."""
+    status = 503
+    type = "ai-busy"
+    when = ", the AI is busy with other suggestions (`ai-busy`)"
+    when_order = 30
+    sentence = "The AI is busy with other hints: try again in a moment."
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": "1"}
 
 
 class Robots:

@@ -22,6 +22,7 @@ from service.games.limits import GameLimits
 from service.games.meta import Clock, Meta
 from service.games.requests import Budget, CreateGame, MoveRequest
 from service.http.credentials import new_secret, secret_hash
+from service.http.errors import ApiError
 from service.http.instants import iso_time
 from service.http.rate_limits import SeatBudget
 from service.lobby.deadlines import Deadlines
@@ -32,57 +33,124 @@ from service.store import Commit, GameRecord, Store, StoreUnavailable
 MAX_COMMIT_ATTEMPTS = 8  # retries of a move whose client gave no expected_version
 
 
-class GameNotFound(Exception):
-    pass
+class GameNotFound(ApiError):
+    """Raised with the game's id, which the detail leaves out (it is in the path)."""
+    status = 404
+    type = "game-not-found"
+    when = "No game has this id, or it expired after going idle (`game-not-found`)"
+    when_order = 10
+    sentence = "No game has this id (or it expired after going idle)."
+
+    def detail(self) -> str:
+        return "no game has this id (or it expired after going idle)"
 
 
-class Unauthorized(Exception):
-    pass
+class Unauthorized(ApiError):
+    status = 401
+    type = "unauthorized"
+    when = ("The token opens no seat of this game, or a seat's token is required; or the"
+            " player key is missing or opens no player (`unauthorized`)")
+    sentence = "This seat's token is not accepted for this game."
+
+    def headers(self) -> dict[str, str]:
+        return {"WWW-Authenticate": "Bearer"}
 
 
-class InvalidGame(Exception):
+class InvalidGame(ApiError):
     """Creation parameters that core refuses (unknown game, player count, options)."""
+    status = 422
+    type = "invalid-game"
+    when = ", what the schema cannot say of a game or its options (`invalid-game`)"
+    when_order = 20
+    sentence = "This game cannot be made."
 
 
-class MoveRejected(Exception):
+class MoveRejected(ApiError):
+    status = 422
+    type = "illegal-move"
+    when = ("Understood but refused: a move that is not legal now, out of turn or of another"
+            " game (`illegal-move`, with `legal_moves`)")
+    when_order = 10
+    sentence = "That move is not allowed now."
+
     def __init__(self, reason: str, legal_moves: list[dict[str, Any]]) -> None:
         super().__init__(reason)
         self.legal_moves = legal_moves
 
+    def extensions(self) -> dict[str, Any]:
+        return {"legal_moves": self.legal_moves}
 
-class VersionConflict(Exception):
+
+class VersionConflict(ApiError):
+    status = 409
+    type = "version-conflict"
+    when = ("The request conflicts with the game as it is now: it moved on"
+            " (`version-conflict`, with `current_version`)")
+    when_order = 10
+    sentence = "The game moved on meanwhile: here is where it stands now."
+
     def __init__(self, expected: int, current: int) -> None:
         super().__init__(f"expected_version is {expected} but the game is at version {current}:"
                          " reload the game and choose again")
         self.current = current
 
+    def extensions(self) -> dict[str, Any]:
+        return {"current_version": self.current}
 
-class IdempotencyMismatch(Exception):
-    pass
+
+class IdempotencyMismatch(ApiError):
+    status = 409
+    type = "idempotency-key-reused"
+    when = ", or the idempotency key was used for another request (`idempotency-key-reused`)"
+    when_order = 100
+    sentence = "This move was already sent differently."
 
 
-class NotStarted(Exception):
+class NotStarted(ApiError):
     """A move in a game still waiting for players."""
+    status = 409
+    type = "game-waiting"
+    when = ", the game waits for players (`game-waiting`)"
+    when_order = 30
+    sentence = "The game is waiting for its players."
 
 
-class GameNotOver(Exception):
+class GameNotOver(ApiError):
     """What only a finished game has (a replay), asked of a game in play."""
+    status = 409
+    type = "game-not-over"
+    when = " or is not over (`game-not-over`)"
+    when_order = 80
+    sentence = "This game is not over yet."
 
 
-class PlayerNotFound(Exception):
+class PlayerNotFound(ApiError):
     """No player has this id; the message says which, where it was named in a body."""
+    status = 404
+    type = "player-not-found"
+    when = ", no player has this id (`player-not-found`)"
+    when_order = 20
 
 
-class UnknownPlayer(Exception):
+class UnknownPlayer(ApiError):
     """A player key that opens no player."""
+    status = 403
+    type = "unknown-player"
+    when = "The player key given opens no player (`unknown-player`)"
+    when_order = 10
 
 
 class GameExists(Exception):
     """A game made under an id that a game has already (another replica made it)."""
 
 
-class GameArchived(Exception):
+class GameArchived(ApiError):
     """A change to a finished game that lives only in the archive now."""
+    status = 409
+    type = "game-archived"
+    when = ", is archived and can no longer change (`game-archived`)"
+    when_order = 90
+    sentence = "This game is archived: it can no longer change."
 
 
 @dataclass
@@ -192,7 +260,7 @@ class Sessions:
                   options: dict[str, Any] | None, clock: Clock | None = None,
                   ai: list[Budget | None] | None = None) -> core.GameState:
         """The first state of a new game, if the core takes the game and its options and
-        the clock and AI seats are within this server's limits (OverLimit): the one check
+        the clock and AI seats are within this server's limits (GameLimits.check): the one check
         every way of starting a game goes through, before anything is kept."""
         self.limits.check(clock, ai)
         try:

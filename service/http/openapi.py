@@ -38,6 +38,7 @@ from service.games.limits import GameLimits
 from service.games.requests import Budget, CreateGame, JoinRequest, MoveRequest
 from service.http.exact_requests import NULL, REF, exact_requests
 from service.http.openapi_links import links
+from service.http.problem_types import description
 from service.matchmaking.bodies import QueueRequest, TicketBody
 from service.players.bodies import (
     Leaderboard,
@@ -66,46 +67,11 @@ BODY_TYPES: list[Any] = [CreateGame, MoveRequest, Budget, JoinRequest, Created, 
                          bodies.ReplayBody, bodies.ExportedGame, bodies.ReviewBody,
                          ReviewRequest, *PLAYER_BODIES]
 
-_WHEN = {
-    400: "The body is not JSON, or does not match the schema (`malformed-request`,"
-         " `invalid-request`)",
-    401: "The token opens no seat of this game, or a seat's token is required; or the"
-         " player key is missing or opens no player (`unauthorized`)",
-    403: "The player key given opens no player (`unknown-player`), or the key's player may"
-         " not do this: stop another player's series (`not-series-owner`)",
-    404: "No game has this id, or it expired after going idle (`game-not-found`), no"
-         " player has this id (`player-not-found`), the player has no such ticket"
-         " (`ticket-not-found`), nobody asked for this review (`review-not-found`), the"
-         " player is party to no such challenge (`challenge-not-found`), no series has"
-         " this id (`series-not-found`)",
-    409: "The request conflicts with the game as it is now: it moved on"
-         " (`version-conflict`, with `current_version`), the seat has nothing to decide now"
-         " (`not-your-turn`), the game waits for players (`game-waiting`), a seat is taken,"
-         " the game full or without that seat (`seat-taken`, `game-full`, `no-such-seat`),"
-         " the game started (`game-started`) or is not over (`game-not-over`), is"
-         " archived and can no longer change (`game-archived`), or the"
-         " idempotency key was used for another request (`idempotency-key-reused`); a"
-         " challenge no longer pending (`challenge-closed`); the player's series are"
-         " running at their limit (`too-many-series`)",
-    413: "The body is larger than the server accepts (`body-too-large`)",
-    422: "Understood but refused: a move that is not legal now, out of turn or of another"
-         " game (`illegal-move`, with `legal_moves`), what the schema cannot say of a game"
-         " or its options (`invalid-game`), an AI budget the schema does not allow"
-         " (`budget-refused`), a review of a seat the game does not have (`invalid-seat`)",
-    429: "Over the rate limit of this client address (creates, joins) or seat token"
-         " (moves, suggestions): `rate-limited`, with `Retry-After` and the RateLimit"
-         " headers",
-    503: "The game store or the archive cannot be reached (`store-unavailable`,"
-         " `archive-unavailable`), the AI is busy with"
-         " other suggestions (`ai-busy`), or this replica is stopping (`draining`); nothing"
-         " was changed, `Retry-After` says when to retry",
-}
-
-
 def problems(*statuses: int) -> dict[int, ResponseSpec]:
-    """The documented error responses of an operation: problem+json bodies."""
+    """The documented error responses of an operation: problem+json bodies, each described
+    by the errors answered with its status."""
     return {status: ResponseSpec(data_container=Problem, media_type=PROBLEM_JSON,
-                                 description=_WHEN[status], generate_examples=False)
+                                 description=description(status), generate_examples=False)
             for status in statuses}
 
 

@@ -5,40 +5,24 @@ only that the fault is ours (the traceback goes to the server's log).
 """
 
 import logging
-from typing import Any
 
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
 from core import InvalidState
-from service.arena.challenges import ChallengeClosed, ChallengeNotFound
-from service.arena.series import (
-    ForbiddenContestant,
-    NotSeriesOwner,
-    SeriesNotFound,
-    TooManySeries,
-)
 from service.games.bodies.common import TITLES, Problem
-from service.games.limits import OverLimit
-from service.games.robots import AIBusy, BudgetRefused, HintsOff, NotYourTurn
-from service.games.sessions import (
-    GameArchived,
-    GameNotFound,
-    GameNotOver,
-    IdempotencyMismatch,
-    InvalidGame,
-    MoveRejected,
-    NotStarted,
-    PlayerNotFound,
-    Unauthorized,
-    UnknownPlayer,
-    VersionConflict,
+from service.http.errors import ApiError
+from service.http.framework_errors import (
+    ArchiveUnreachable,
+    BodyTooLarge,
+    HttpError,
+    InternalError,
+    InvalidRequest,
+    MalformedRequest,
+    MethodNotAllowed,
+    RouteNotFound,
+    StoreUnreachable,
 )
-from service.http.rate_limits import RateLimited
-from service.lobby.seats import BadCursor, NoSuchSeat, SeatUnavailable
-from service.matchmaking.queue import TicketNotFound
-from service.replica.shutdown import Draining
-from service.reviews.worker import ReviewNotFound, SeatOutOfRange
 from service.sql.database import DatabaseUnavailable
 from service.store import StoreUnavailable
 
@@ -47,15 +31,18 @@ log = logging.getLogger("service.errors")
 MEDIA_TYPE = "application/problem+json"
 
 
-def problem(request: Request, status: int, slug: str, detail: str,
-            headers: dict[str, str] | None = None, **extensions: Any) -> Response[Problem]:
-    body = Problem(type=f"/problems/{slug}", title=TITLES.get(status, "Error"), status=status,
-                   detail=detail, instance=request.url.path, **extensions)
-    return Response(body, status_code=status, media_type=MEDIA_TYPE, headers=headers)
+def problem(request: Request, error: ApiError) -> Response[Problem]:
+    """The answer to every error: each says its status, type, detail, headers and
+    extension members itself."""
+    status = error.status
+    body = Problem(type=f"/problems/{error.type}", title=TITLES.get(status, "Error"),
+                   status=status, detail=error.detail(), instance=request.url.path,
+                   **error.extensions())
+    return Response(body, status_code=status, media_type=MEDIA_TYPE, headers=error.headers())
 
 
 # Where a refused value was, as a detail names it (Litestar's `source` of an error, or
-# ours: service/controllers and service/decoding set it on what they refuse).
+# ours: the controllers and service/http/decoding set it on what they refuse).
 _PLACES = {"query": "query parameter", "header": "header", "path": "path parameter",
            "cookie": "cookie"}
 
@@ -66,7 +53,7 @@ def _named(request: Request, key: object) -> object:
     try:
         parameter = request.route_handler.parsed_fn_signature.parameters[str(key)]
     except (AttributeError, KeyError):
-        return key  # named by us (service/controllers), as the document does
+        return key  # named by us (a controller), as the document does
     definition = parameter.kwarg_definition
     return getattr(definition, "header", None) or getattr(definition, "query", None) or key
 
@@ -79,8 +66,8 @@ def _validation(request: Request, exc: ValidationException) -> Response:
             continue
         key, message = item.get("key"), item.get("message", item)
         if key == "data" and message == "'data'":  # Litestar: no body at all
-            return problem(request, 400, "malformed-request",
-                           "the request body is empty; send a JSON object")
+            return problem(request, MalformedRequest(
+                "the request body is empty; send a JSON object"))
         source = item.get("source", "body")
         place = _PLACES.get(getattr(source, "value", source))
         if place is None:
@@ -89,33 +76,31 @@ def _validation(request: Request, exc: ValidationException) -> Response:
             elsewhere.append(f"invalid {place} `{_named(request, key)}`: {message}")
     if body or not elsewhere:
         elsewhere.insert(0, f"invalid request body: {'; '.join(body) or exc.detail}")
-    return problem(request, 400, "invalid-request", "; ".join(elsewhere))
+    return problem(request, InvalidRequest("; ".join(elsewhere)))
 
 
 def _http(request: Request, exc: HTTPException) -> Response:
     status = exc.status_code
     if status == 413:
         limit = request.app.state.settings.max_body_bytes
-        return problem(request, 413, "body-too-large",
-                       f"request bodies are limited to {limit} bytes")
+        return problem(request, BodyTooLarge(f"request bodies are limited to {limit} bytes"))
     if status == 400:
-        return problem(request, 400, "malformed-request", str(exc.detail))
+        return problem(request, MalformedRequest(str(exc.detail)))
     if status == 404:
-        return problem(request, 404, "not-found", f"no resource at {request.url.path}")
+        return problem(request, RouteNotFound(f"no resource at {request.url.path}"))
     if status == 405:
-        return problem(request, 405, "method-not-allowed",
-                       f"{request.method} is not allowed on {request.url.path}",
-                       headers=exc.headers)
+        return problem(request, MethodNotAllowed(
+            f"{request.method} is not allowed on {request.url.path}", exc.headers))
     if status >= 500:
         return _internal(request, exc)
-    return problem(request, status, "http-error", str(exc.detail))
+    return problem(request, HttpError(status, str(exc.detail)))
 
 
 def _internal(request: Request, exc: Exception) -> Response:
     log.error("unhandled %s on %s %s", type(exc).__name__, request.method, request.url.path,
               exc_info=exc)
-    return problem(request, 500, "internal-error", _UNKNOWN_OUTCOME.get(
-        request.method, "the server failed to handle this request; nothing was changed"))
+    return problem(request, InternalError(_UNKNOWN_OUTCOME.get(
+        request.method, "the server failed to handle this request; nothing was changed")))
 
 
 # A request that changes something may have failed after its change was committed: say so
@@ -127,64 +112,26 @@ _UNKNOWN_OUTCOME = {method: "the server failed while handling this request, whic
 
 def _store_unavailable(request: Request, exc: StoreUnavailable) -> Response:
     log.warning("store unavailable: %s", exc)
-    return problem(request, 503, "store-unavailable",
-                   "the game store cannot be reached; nothing was changed, retry shortly",
-                   headers={"Retry-After": "1"})
+    return problem(request, StoreUnreachable())
 
 
 def _archive_unavailable(request: Request, exc: DatabaseUnavailable) -> Response:
     log.warning("archive unavailable: %s", exc)
-    return problem(request, 503, "archive-unavailable",
-                   "the archive's database cannot be reached; nothing was changed, retry"
-                   " shortly", headers={"Retry-After": "5"})
+    return problem(request, ArchiveUnreachable())
 
 
 def _corrupt(request: Request, exc: InvalidState) -> Response:
     return _internal(request, exc)
 
 
+# Every error of ours is an ApiError, answered as it says; what the framework, the store
+# and the database raise is translated into one (service/http/framework_errors.py).
 HANDLERS = {
     ValidationException: _validation,
     HTTPException: _http,
-    GameNotFound: lambda r, e: problem(r, 404, "game-not-found",
-                                       "no game has this id (or it expired after going idle)"),
-    Unauthorized: lambda r, e: problem(r, 401, "unauthorized", str(e),
-                                       headers={"WWW-Authenticate": "Bearer"}),
-    InvalidGame: lambda r, e: problem(r, 422, "invalid-game", str(e)),
-    OverLimit: lambda r, e: problem(r, 422, e.slug, str(e)),
-    UnknownPlayer: lambda r, e: problem(r, 403, "unknown-player", str(e)),
-    PlayerNotFound: lambda r, e: problem(r, 404, "player-not-found", str(e)),
-    TicketNotFound: lambda r, e: problem(r, 404, "ticket-not-found",
-                                         "this player has no ticket with this id"),
-    ChallengeNotFound: lambda r, e: problem(r, 404, "challenge-not-found",
-                                            "this player is party to no challenge with this id"),
-    ChallengeClosed: lambda r, e: problem(r, 409, "challenge-closed", str(e)),
-    SeriesNotFound: lambda r, e: problem(r, 404, "series-not-found", "no series has this id"),
-    TooManySeries: lambda r, e: problem(r, 409, "too-many-series", str(e)),
-    NotSeriesOwner: lambda r, e: problem(r, 403, "not-series-owner", str(e)),
-    ForbiddenContestant: lambda r, e: problem(r, 403, "forbidden-contestant", str(e)),
-    MoveRejected: lambda r, e: problem(r, 422, "illegal-move", str(e),
-                                       legal_moves=e.legal_moves),
-    VersionConflict: lambda r, e: problem(r, 409, "version-conflict", str(e),
-                                          current_version=e.current),
-    IdempotencyMismatch: lambda r, e: problem(r, 409, "idempotency-key-reused", str(e)),
-    BudgetRefused: lambda r, e: problem(r, 422, "budget-refused", str(e)),
-    NotYourTurn: lambda r, e: problem(r, 409, "not-your-turn", str(e)),
-    HintsOff: lambda r, e: problem(r, 409, "hints-off", str(e)),
-    AIBusy: lambda r, e: problem(r, 503, "ai-busy", str(e), headers={"Retry-After": "1"}),
-    Draining: lambda r, e: problem(r, 503, "draining", str(e)),
-    NotStarted: lambda r, e: problem(r, 409, "game-waiting", str(e)),
-    GameArchived: lambda r, e: problem(r, 409, "game-archived", str(e)),
-    GameNotOver: lambda r, e: problem(r, 409, "game-not-over", str(e)),
-    ReviewNotFound: lambda r, e: problem(r, 404, "review-not-found", str(e)),
-    SeatOutOfRange: lambda r, e: problem(r, 422, "invalid-seat", str(e)),
-    DatabaseUnavailable: _archive_unavailable,
-    SeatUnavailable: lambda r, e: problem(r, 409, e.slug, str(e)),
-    NoSuchSeat: lambda r, e: problem(r, 409, "no-such-seat", str(e)),
-    BadCursor: lambda r, e: problem(r, 400, "invalid-request", str(e)),
-    RateLimited: lambda r, e: problem(r, 429, "rate-limited", str(e),
-                                      headers={"Retry-After": str(e.retry_after)}),
+    ApiError: problem,
     StoreUnavailable: _store_unavailable,
+    DatabaseUnavailable: _archive_unavailable,
     InvalidState: _corrupt,
     Exception: _internal,
 }

@@ -21,6 +21,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.games.bodies.common import problem_bytes
 from service.http.credentials import NotBearer, bearer, secret_hash
+from service.http.errors import ApiError
 from service.store import Allowance, Budgets, RateBudget, StoreUnavailable, keys
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -42,12 +43,22 @@ class Limit:
                          f" retry in {seconds} s")
 
 
-class RateLimited(Exception):
-    """A request over its seat's budget, found by the store with the game's read."""
+class RateLimited(ApiError):
+    """A request over its seat's budget, found by the store with the game's read (the
+    middleware answers the same problem itself for what it counts: _refuse)."""
+    status = 429
+    type = "rate-limited"
+    when = ("Over the rate limit of this client address (creates, joins) or seat token"
+            " (moves, suggestions): `rate-limited`, with `Retry-After` and the RateLimit"
+            " headers")
+    sentence = "Too many requests at once: wait a moment and try again."
 
     def __init__(self, limit: Limit, allowance: Allowance) -> None:
         self.retry_after, detail = limit.refusal(allowance)
         super().__init__(detail)
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after)}
 
 
 @dataclass
@@ -191,8 +202,8 @@ def _with_headers(send: Send, headers: Callable[[], list[tuple[bytes, bytes]]]) 
 async def _refuse(scope: Scope, send: Send, limit: Limit, allowance: Allowance,
                   headers: list[tuple[bytes, bytes]]) -> None:
     seconds, detail = limit.refusal(allowance)
-    body = problem_bytes(429, "rate-limited", scope["path"], detail)
-    await send({"type": "http.response.start", "status": 429, "headers": [
+    body = problem_bytes(RateLimited.status, RateLimited.type, scope["path"], detail)
+    await send({"type": "http.response.start", "status": RateLimited.status, "headers": [
         (b"content-type", b"application/problem+json"),
         (b"content-length", str(len(body)).encode()),
         (b"retry-after", str(seconds).encode()), *headers]})

@@ -9,35 +9,58 @@ prune what they find full or expired, so the list heals itself.
 
 import re
 import time
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
 import core
 from service.games.meta import Meta
 from service.games.requests import JoinRequest
-from service.games.sessions import Next, Session, Sessions, Unauthorized, new_token
-from typing import Protocol
-
+from service.games.sessions import GameNotOver, Next, Session, Sessions, Unauthorized, new_token
+from service.http.errors import ApiError
+from service.http.framework_errors import InvalidRequest
 from service.store import GameRecords, Indexes, keys
 
 MAX_PAGE = 100
 
 
-class SeatUnavailable(Exception):
+class SeatUnavailable(ApiError):
     """A join that cannot be made: the seat is taken, or the game is not waiting."""
-
-    def __init__(self, slug: str, detail: str) -> None:
-        super().__init__(detail)
-        self.slug = slug
+    status = 409
 
 
-class NoSuchSeat(Exception):
-    pass
+class SeatTaken(SeatUnavailable):
+    type = "seat-taken"
+    when = ", a seat is taken"
+    when_order = 40
+    sentence = "This seat has just been taken."
 
 
-class BadCursor(Exception):
-    pass
+class GameFull(SeatUnavailable):
+    type = "game-full"
+    when = ", the game full"
+    when_order = 50
+    sentence = "Every seat of this game is taken."
+
+
+class GameStarted(SeatUnavailable):
+    """A leave once the game has started."""
+    type = "game-started"
+    when = ", the game started (`game-started`)"
+    when_order = 70
+    sentence = "This game has already started."
+
+
+class NoSuchSeat(ApiError):
+    status = 409
+    type = "no-such-seat"
+    when = " or without that seat (`seat-taken`, `game-full`, `no-such-seat`)"
+    when_order = 60
+    sentence = "This game has no such seat."
+
+
+class BadCursor(InvalidRequest):
+    """A page's cursor that this API did not give."""
 
 
 class LobbyStore(Indexes, GameRecords, Protocol):
@@ -86,12 +109,11 @@ class Lobby:
         if wanted is not None and wanted >= meta.players:
             raise NoSuchSeat(f"this game has seats 0 to {meta.players - 1}, not {wanted}")
         if not meta.open_seats:
-            raise SeatUnavailable("game-full", "every seat of this game is taken")
+            raise GameFull("every seat of this game is taken")
         if wanted is None:
             return meta.open_seats[0]
         if wanted not in meta.open_seats:
-            raise SeatUnavailable("seat-taken", f"seat {wanted} is taken; open seats:"
-                                                f" {meta.open_seats}")
+            raise SeatTaken(f"seat {wanted} is taken; open seats: {meta.open_seats}")
         return wanted
 
     async def leave(self, game_id: str, token: str | None) -> Session:
@@ -102,8 +124,7 @@ class Lobby:
                 raise Unauthorized("leaving needs the seat's token: Authorization: Bearer <token>")
             meta = session.meta
             if not meta.open_seats:
-                raise SeatUnavailable("game-started", "only a game still waiting for players"
-                                                      " can be left")
+                raise GameStarted("only a game still waiting for players can be left")
             left = msgspec.structs.replace(
                 meta, token_hashes=_with(meta.token_hashes, seat, None),
                 names=_with(meta.names or [None] * meta.players, seat, None),
@@ -176,7 +197,7 @@ class Lobby:
             if session.meta.rematch is not None:
                 return None  # another seat asked first: the same next game
             if session.status != "over":
-                raise SeatUnavailable("game-not-over", "a rematch starts once the game is over")
+                raise GameNotOver("a rematch starts once the game is over")
             # A game made for a try that another seat's rematch beat stays unreachable
             # and expires when idle.
             new_id, made[new_id] = await self._next_game(session)

@@ -26,12 +26,13 @@ from typing import Literal, Protocol
 import msgspec
 
 import core
-from service.games.limits import GameLimits, OverLimit
+from service.games.limits import BudgetRefused, GameLimits
 from service.games.meta import Clock, Meta
 from service.games.requests import Budget
 from service.games.robots import Robots
 from service.games.sessions import Session, Sessions, new_game_id, new_token
 from service.http.credentials import secret_hash
+from service.http.errors import ApiError
 from service.players import ratings
 from service.players.storage import Player, Players
 from service.replica.background import Background
@@ -51,8 +52,15 @@ MAX_GROUPS_A_PASS = 64      # groups seated by one pass of one queue
 Status = Literal["waiting", "seating", "seated", "cancelled", "expired"]
 
 
-class TicketNotFound(Exception):
-    """No ticket of this player has this id."""
+class TicketNotFound(ApiError):
+    """No ticket of this player has this id (raised with the id, which the path says)."""
+    status = 404
+    type = "ticket-not-found"
+    when = ", the player has no such ticket (`ticket-not-found`)"
+    when_order = 30
+
+    def detail(self) -> str:
+        return "this player has no ticket with this id"
 
 
 class Ticket(msgspec.Struct, kw_only=True):
@@ -124,9 +132,9 @@ class Matchmaker(Background):
     async def join(self, player: Player, game: str, players: int,
                    fill_with_ai_after: float | None) -> Ticket:
         if fill_with_ai_after is not None and not self.limits.levels():
-            raise OverLimit("budget-refused", "no AI level fits this server's AI_MAX_ITERATIONS of"
-                            f" {self.limits.ai_max_iterations:,}: nobody fills a"
-                            " seat, so fill_with_ai_after is not taken here")
+            raise BudgetRefused("no AI level fits this server's AI_MAX_ITERATIONS of"
+                                f" {self.limits.ai_max_iterations:,}: nobody fills a"
+                                " seat, so fill_with_ai_after is not taken here")
         pool = ratings.pool(game, players)
         skill = await self.players.skill(player.id, pool)
         now = time.time()

@@ -14,12 +14,20 @@ import signal
 import threading
 
 from service.events.streams import Hub
+from service.http.errors import ApiError
 
 log = logging.getLogger("service.replica.shutdown")
 
 
-class Draining(Exception):
+class Draining(ApiError):
     """This worker is stopping: send requests to another replica."""
+    status = 503
+    type = "draining"
+    # The last of the 503s' fragments, so it closes what the document says of them all.
+    when = (", or this replica is stopping (`draining`); nothing was changed, `Retry-After`"
+            " says when to retry")
+    when_order = 40
+    sentence = "This server is restarting: try again in a moment."
 
 
 class Drain:

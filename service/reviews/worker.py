@@ -27,6 +27,7 @@ from service.games.sessions import (
     Session,
     Sessions,
 )
+from service.http.errors import ApiError
 from service.replica.background import Background
 from service.replica.wakeups import LONGEST_SECONDS, Bell
 from service.reviews.review import decisions, marked, reviewed
@@ -39,12 +40,22 @@ log = logging.getLogger("service.reviews.review")
 RETRY_SECONDS = 2.0  # after the archive failed
 
 
-class SeatOutOfRange(Exception):
+class SeatOutOfRange(ApiError):
     """A review of a seat the game does not have."""
+    status = 422
+    type = "invalid-seat"
+    when = ", a review of a seat the game does not have (`invalid-seat`)"
+    when_order = 40
+    sentence = "This game has no such seat."
 
 
-class ReviewNotFound(Exception):
+class ReviewNotFound(ApiError):
     """No review of this seat was asked for."""
+    status = 404
+    type = "review-not-found"
+    when = ", nobody asked for this review (`review-not-found`)"
+    when_order = 40
+    sentence = "No review of this seat was asked for yet."
 
 
 def now_ms() -> int:

@@ -12,7 +12,7 @@ import core
 import core.ai
 
 PROBLEM = "application/problem+json"
-# What each game operation can answer (service/controllers); a new status must be added here
+# What each game operation can answer (each domain's controller.py); a new status must be added here
 # and to the document together.
 STATUSES = {
     ("post", "/v1/games"): {"201", "400", "403", "413", "422", "429", "503"},

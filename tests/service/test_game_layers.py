@@ -1,5 +1,5 @@
 """Every game core registers has its service layer: typed bodies gathered in
-service/bodies (one GameBodies each) and its creation variants in the document; a game
+service/games/bodies (one GameBodies each) and its creation variants in the document; a game
 missing one fails here, named (its web module: tests/test_registry.py)."""
 
 import core

@@ -1,31 +1,22 @@
 """docs/api.md's table of errors lists every problem type the service can answer, with its
-status, and nothing it cannot: a client's author reads the table, not the source."""
+status, and nothing it cannot: a client's author reads the table, not the source. What
+the service answers is what its errors say (service/http/problem_types.py)."""
 
 import re
 from pathlib import Path
 
+from service.http.problem_types import errors
+
 ROOT = Path(__file__).resolve().parents[2]
-# Where a problem's type is spelled: problem(request, 404, "game-not-found", ...) and
-# problem_bytes(429, "rate-limited", ...) (the status may be a variable: http-error), and
-# SeatUnavailable("seat-taken", ...) and OverLimit("budget-refused", ...), whose handlers
-# answer 409 and 422 with the type they carry.
-PROBLEM_CALL = re.compile(r'\bproblem(?:_bytes)?\((?:[a-z]+, )?([0-9]{3}|[a-z_.]+), "([a-z-]+)"')
-CARRIED = {"409": re.compile(r'\bSeatUnavailable\("([a-z-]+)"'),
-           "422": re.compile(r'\bOverLimit\("([a-z-]+)"')}
 TABLE_ROW = re.compile(r"^\| ([0-9][0-9x]{2}(?:, [0-9][0-9x]{2})*) \| (`/problems/[a-z-]+`(?:, `/problems/[a-z-]+`)*) \|")
 
 
 def answered() -> dict[str, set[str]]:
-    """Every problem type in the service's source, with the statuses it is answered with
-    ("any" where the status is the framework's)."""
+    """Every problem type the service answers, with the statuses it is answered with
+    ("any" where the status is the framework's: HttpError's)."""
     found: dict[str, set[str]] = {}
-    for path in (ROOT / "service").rglob("*.py"):
-        source = path.read_text()
-        for status, slug in PROBLEM_CALL.findall(source):
-            found.setdefault(slug, set()).add(status if status.isdigit() else "any")
-        for status, pattern in CARRIED.items():
-            for slug in pattern.findall(source):
-                found.setdefault(slug, set()).add(status)
+    for error in errors():
+        found.setdefault(error.type, set()).add(str(getattr(error, "status", "any")))
     return found
 
 
@@ -43,12 +34,13 @@ def documented() -> dict[str, set[str]]:
     return table
 
 
-def test_the_scan_finds_the_problem_types_it_should():
+def test_the_errors_name_the_problem_types_of_every_layer():
     found = answered()
     assert {"game-not-found", "rate-limited", "seat-taken", "invalid-game", "http-error",
-            "not-series-owner", "challenge-closed"} <= set(found)
+            "not-series-owner", "challenge-closed", "malformed-request", "internal-error",
+            "store-unavailable"} <= set(found)
     assert found["rate-limited"] == {"429"} and found["seat-taken"] == {"409"}
-    assert found["budget-refused"] == {"422"}
+    assert found["budget-refused"] == {"422"} and found["http-error"] == {"any"}
 
 
 def test_every_problem_type_the_service_answers_is_in_the_table_with_its_status():

@@ -6,6 +6,7 @@
 // written here too, in the language of the moment.
 
 import { FRENCH } from "./french.js";
+import { PROBLEM_SENTENCES } from "./problem-sentences.js";
 
 const KEY = "crab-table.lang";
 const DICTIONARIES = { en: null, fr: FRENCH };
@@ -62,41 +63,11 @@ export function untranslated() {
   return [...missing];
 }
 
-// Each problem type of the API said as the client says it (its detail, in English, is the
-// last resort for a type this client does not know).
-const PROBLEMS = {
-  "game-not-found": "No game has this id (or it expired after going idle).",
-  "not-found": "There is nothing at this address.",
-  unauthorized: "This seat's token is not accepted for this game.",
-  "illegal-move": "That move is not allowed now.",
-  "version-conflict": "The game moved on meanwhile: here is where it stands now.",
-  "not-your-turn": "You have nothing to decide now.",
-  "hints-off": "Hints are off in this game: each player plays on their own.",
-  "ai-busy": "The AI is busy with other hints: try again in a moment.",
-  "budget-refused": "The server refused this AI budget.",
-  "rate-limited": "Too many requests at once: wait a moment and try again.",
-  "game-waiting": "The game is waiting for its players.",
-  "game-archived": "This game is archived: it can no longer change.",
-  "game-not-over": "This game is not over yet.",
-  "game-full": "Every seat of this game is taken.",
-  "seat-taken": "This seat has just been taken.",
-  "game-started": "This game has already started.",
-  "no-such-seat": "This game has no such seat.",
-  "invalid-seat": "This game has no such seat.",
-  "review-not-found": "No review of this seat was asked for yet.",
-  "store-unavailable": "The server cannot reach its games right now: nothing was changed, try again shortly.",
-  "archive-unavailable": "The archive cannot be reached right now: try again shortly.",
-  draining: "This server is restarting: try again in a moment.",
-  "invalid-request": "The server did not understand this request.",
-  "malformed-request": "The server did not understand this request.",
-  "body-too-large": "This request is too large.",
-  "idempotency-key-reused": "This move was already sent differently.",
-  "invalid-game": "This game cannot be made.",
-  "internal-error": "The server failed: reload to see whether it was done.",
-};
-
+// Each problem type of the API said as the client says it: the service's errors give the
+// sentences (problem-sentences.js, made from them); the detail, in English, is the last
+// resort for a type that has none.
 export function problemSentence(type, detail) {
-  const known = PROBLEMS[(type || "").replace(/^\/problems\//, "")];
+  const known = PROBLEM_SENTENCES[(type || "").replace(/^\/problems\//, "")];
   return known ? t(known) : detail;
 }
 

@@ -1,0 +1,33 @@
+// Made by `python -m service.http.problem_types --js` from the service's errors
+// (their `sentence`): do not edit. Each problem type of the API as the client says
+// it, in English; french.js translates each sentence like any other (i18n.js).
+export const PROBLEM_SENTENCES = {
+  "ai-busy": "The AI is busy with other hints: try again in a moment.",
+  "archive-unavailable": "The archive cannot be reached right now: try again shortly.",
+  "body-too-large": "This request is too large.",
+  "budget-refused": "The server refused this AI budget.",
+  "draining": "This server is restarting: try again in a moment.",
+  "game-archived": "This game is archived: it can no longer change.",
+  "game-full": "Every seat of this game is taken.",
+  "game-not-found": "No game has this id (or it expired after going idle).",
+  "game-not-over": "This game is not over yet.",
+  "game-started": "This game has already started.",
+  "game-waiting": "The game is waiting for its players.",
+  "hints-off": "Hints are off in this game: each player plays on their own.",
+  "idempotency-key-reused": "This move was already sent differently.",
+  "illegal-move": "That move is not allowed now.",
+  "internal-error": "The server failed: reload to see whether it was done.",
+  "invalid-game": "This game cannot be made.",
+  "invalid-request": "The server did not understand this request.",
+  "invalid-seat": "This game has no such seat.",
+  "malformed-request": "The server did not understand this request.",
+  "no-such-seat": "This game has no such seat.",
+  "not-found": "There is nothing at this address.",
+  "not-your-turn": "You have nothing to decide now.",
+  "rate-limited": "Too many requests at once: wait a moment and try again.",
+  "review-not-found": "No review of this seat was asked for yet.",
+  "seat-taken": "This seat has just been taken.",
+  "store-unavailable": "The server cannot reach its games right now: nothing was changed, try again shortly.",
+  "unauthorized": "This seat's token is not accepted for this game.",
+  "version-conflict": "The game moved on meanwhile: here is where it stands now.",
+};
