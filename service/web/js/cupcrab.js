@@ -315,4 +315,5 @@ register({
   seatInfo, board, hand, prompt, narrator: (ctx) => (entry) => say(ctx, entry.seat, moveSentence(entry.move), moveParams(entry.move)),
   applyHint, changes, resultColumns,
   replayBoard, replaySeat,
+  stylesheet: "cupcrab.css",
 });

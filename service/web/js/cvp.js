@@ -409,4 +409,5 @@ register({
   back: (view, seat) => view.seats[seat].colour,
   rounds: null,
   seatInfo, board, hand, prompt, choices, narrator, applyHint, changes, resultColumns, replayBoard, replaySeat,
+  stylesheet: "cvp.css",
 });
