@@ -1,7 +1,8 @@
 // The games this client plays, one entry each: every game module registers itself here
 // (games.js imports them all first), and the shared modules read only this list. This
 // module imports no game, so no import circle (tests/web/test_modules.py checks that the
-// client has none).
+// client has none), and no shared module or stylesheet names a game (tests/web/
+// test_per_game.py): what is a game's own is in its module and its stylesheet.
 
 // What a game gives. Its start tile: title, description, icon (a picture of cards.js),
 // players ([fewest, most]), options ({ defaults, form(chosen, choose) }: its creation
@@ -13,6 +14,7 @@
 // replay: replayBoard(ctx, position) and replaySeat(ctx, position, seat), the table and a
 // seat's cards at a complete position (GET .../replay), every card face up. Its look:
 // stylesheet, the file under /play/ of its rules (its cards, its board), linked as it registers.
+// Its French: the game module adds its sentences to french.js's table itself (addFrench).
 const FIELDS = ["name", "title", "description", "icon", "players", "options", "back", "seatInfo",
                 "board", "hand", "prompt", "narrator", "applyHint", "changes", "resultColumns", "rounds",
                 "replayBoard", "replaySeat", "stylesheet"];
