@@ -572,6 +572,7 @@ register({
   players: [2, 2],
   options: { defaults: { mode: "symmetrical" }, form: deckForm },
   back: (view, seat) => view.seats[seat].colour,
+  variant: (view) => t(view.mode),
   rounds: null,
   seatInfo, board, hand, prompt, choices, narrator, applyHint, changes, resultColumns, replayBoard, replaySeat,
   stylesheet: "cvp.css",

@@ -10,7 +10,9 @@
 // the picture on the back of that seat's face-down cards). Its table, each a function of the table's context (table-view.js):
 // seatInfo, board, hand, prompt, choices (optional), narrator (ctx => entry => what the
 // entry's seat did, in words, told in the log's order), applyHint, changes,
-// resultColumns, and rounds (a number, or null when the game has no fixed rounds). Its
+// resultColumns, rounds (a number, or null when the game has no fixed rounds) and variant
+// (optional: view => the words after its title that tell this game's kind apart, such as
+// its deck, or null). Its
 // replay: replayBoard(ctx, position) and replaySeat(ctx, position, seat), the table and a
 // seat's cards at a complete position (GET .../replay), every card face up. Its look:
 // stylesheet, the file under /play/ of its rules (its cards, its board), linked as it registers.
@@ -26,7 +28,7 @@ export function register(game) {
   const missing = FIELDS.filter((field) => !(field in game));
   if (missing.length) throw new Error(`game ${game.name ?? "?"} registered without ${missing.join(", ")}`);
   if (registered.some((known) => known.name === game.name)) throw new Error(`game ${game.name} registered twice`);
-  registered.push(Object.freeze({ choices: null, ...game }));
+  registered.push(Object.freeze({ choices: null, variant: () => null, ...game }));
   stylesheets.push(linked(game.stylesheet));
 }
 
