@@ -10,7 +10,7 @@ from typing import Literal
 
 import msgspec
 
-from service.games.requests import Budget
+from service.games.budget import Budget
 from service.players.ratings.model import ai_player, level_of
 
 SeatType = Literal["human", "ai", "open"]

@@ -9,19 +9,16 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 import core
-from core.games.cvp import rules as cvp_rules
+from service.games import bodies
+from service.games.bodies.common import GameName
+from service.games.budget import Budget
 
-# The games this service offers, as core registers them: the document lists them.
-GameName = Literal[core.GAMES]  # type: ignore[valid-type]
+# Budget and GameName are request bodies' words too, kept with the other shapes that the
+# games' bodies use (service.games.budget, .bodies.common); a request's taker finds them here.
+__all__ = ["MAX_SEATS", "Budget", "CreateGame", "GameName", "GameOptions", "JoinRequest",
+           "MoveRequest", "Name", "SeatSpec"]
+
 MAX_SEATS = max(max(counts) for counts in core.PLAYERS.values())  # the most any game has
-
-
-class Budget(msgspec.Struct, forbid_unknown_fields=True):
-    """How the AI thinks: exactly one of iterations, time_ms (server-capped) and a
-    strength level (core.ai.LEVELS)."""
-    iterations: Annotated[int, msgspec.Meta(ge=1)] | None = None
-    time_ms: Annotated[int, msgspec.Meta(ge=1)] | None = None
-    level: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
 
 # A display name: 1 to 24 characters, no control character, not only spaces.
@@ -41,39 +38,29 @@ class SeatSpec(msgspec.Struct, forbid_unknown_fields=True):
     level: Annotated[int, msgspec.Meta(ge=1)] | None = None
 
 
-Face = Literal[cvp_rules.FACE_NAMES]  # type: ignore[valid-type]
-# Crabe vs Poulpe: 5 to 40 cards of each colour (docs/rules.md).
-ColourDeck = Annotated[list[Face], msgspec.Meta(min_length=5, max_length=40)]
-
-
-class CvpDeck(msgspec.Struct, forbid_unknown_fields=True):
-    """Crabe vs Poulpe's custom deck: each colour's cards by face, one entry per card
-    (`["alpha", "alpha", "1", ...]`). As a list per colour, every deck the schema allows is
-    one the game takes: 5 to 40 cards of each colour."""
-    crab: ColourDeck
-    octopus: ColourDeck
-
-    def copies(self) -> dict[str, int]:
-        """The deck as core takes it: {card name: copies}."""
-        counted: dict[str, int] = {}
-        for colour, faces in (("crab", self.crab), ("octopus", self.octopus)):
-            for face in faces:
-                counted[f"{colour}-{face}"] = counted.get(f"{colour}-{face}", 0) + 1
-        return counted
-
-
-class GameOptions(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    """Creation options; each game takes some of them (docs/rules.md), core says which."""
-    first_player: Annotated[int, msgspec.Meta(ge=0)] | None = None
-    mode: Literal["symmetrical", "asymmetrical"] | None = None    # Crabe vs Poulpe's deck
-    deck: CvpDeck | None = None                                   # Crabe vs Poulpe
-
+class _Options(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     def for_core(self) -> dict[str, Any]:
-        """The options as core.new_game takes them."""
-        options = msgspec.to_builtins(self)
-        if self.deck is not None:
-            options["deck"] = self.deck.copies()
-        return options
+        """The options as core.new_game takes them (a game's own struct, e.g. a deck, as
+        its for_core() gives it)."""
+        given = {name: getattr(self, name) for name in self.__struct_fields__}
+        return {name: value.for_core() if isinstance(value, msgspec.Struct) else value
+                for name, value in given.items() if value is not None}
+
+
+def _game_options() -> type[_Options]:
+    """One struct of every game's creation options, in core's order of the games: the
+    first player, which every game takes, then each game's own (GameBodies.options)."""
+    fields: dict[str, Any] = {"first_player": Annotated[int, msgspec.Meta(ge=0)]}
+    for game in bodies.GAMES.values():
+        fields.update({name: kind for name, kind in game.options if name not in fields})
+    return msgspec.defstruct(
+        "GameOptions", [(name, kind | None, None) for name, kind in fields.items()],
+        bases=(_Options,), module=__name__, forbid_unknown_fields=True, omit_defaults=True,
+        namespace={"__doc__": "Creation options; each game takes some of them"
+                              " (docs/rules.md), core says which."})
+
+
+GameOptions = _game_options()
 
 
 class CreateGame(msgspec.Struct, forbid_unknown_fields=True):

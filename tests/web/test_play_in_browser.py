@@ -88,6 +88,7 @@ def test_cup_the_crab_with_three_seats_is_played_by_clicks_to_the_result(web, br
 def test_crabe_vs_poulpe_is_played_by_clicks_against_the_ai_to_the_result(web, browser, shots, mode):
     page = open_page(browser, f"{web.url}/play")
     create_game(page, "crabe-vs-poulpe", mode=mode, clock="2 min a turn")
+    assert page.locator(".game-name").inner_text() == f"Crabe vs Poulpe · {mode}"  # the deck
     clock = page.locator(".seat.to-move .clock")
     clock.wait_for()
     assert clock.inner_text() in ("2:00", "1:59", "1:58")  # the turn clock counts down
@@ -113,6 +114,7 @@ def test_crabe_vs_poulpe_is_played_by_clicks_against_the_ai_to_the_result(web, b
     page.locator("[data-key=replay]").click()  # from the end screen to its replay
     page.wait_for_selector(".replay[data-version='0']")
     assert page.locator(".replay-seat").count() == 2
+    assert page.locator(".game-name").inner_text() == f"Crabe vs Poulpe · replay · {mode}"
     assert page.errors == []
 
 

@@ -9,7 +9,7 @@ from typing import Generic, Literal, TypeVar
 
 import msgspec
 
-from service.games.requests import Budget
+from service.games.budget import Budget
 
 EntryT = TypeVar("EntryT")
 ResultT = TypeVar("ResultT")

@@ -5,8 +5,8 @@ from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
 
+import core
 from service.games.meta import Clock
-from service.games.requests import GameName
 
 ViewT = TypeVar("ViewT")
 MoveT = TypeVar("MoveT")
@@ -16,6 +16,8 @@ EntryT = TypeVar("EntryT")
 StatT = TypeVar("StatT")
 GameT = TypeVar("GameT")
 
+# The games this service offers, as core registers them: the document lists them.
+GameName = Literal[core.GAMES]  # type: ignore[valid-type]
 Status = Literal["waiting", "active", "over"]
 
 
@@ -236,3 +238,7 @@ class GameBodies:
     exported: type       # a finished game, whole: a line of the export
     replay: type         # a finished game played again
     review: type         # a finished game's review for one seat
+    # Its creation options beyond the first player, each (name, type) as POST /v1/games
+    # takes it (service.games.requests gathers them into GameOptions); an option
+    # whose type is a struct gives core its value by that struct's for_core().
+    options: tuple[tuple[str, Any], ...] = ()

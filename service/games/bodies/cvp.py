@@ -1,6 +1,6 @@
 """Crabe vs Poulpe's bodies: its moves, view and result exactly as `docs/rules.md` gives them."""
 
-from typing import Literal, TypeAlias
+from typing import Annotated, Literal, TypeAlias
 
 import msgspec
 
@@ -34,6 +34,32 @@ Effect = Literal[cvp.EFFECT_NAMES]  # type: ignore[valid-type]
 Copyable = Literal[cvp.COPYABLE]  # type: ignore[valid-type]
 Colour = Literal[cvp.COLOURS]  # type: ignore[valid-type]
 Mode = Literal[cvp.MODES]  # type: ignore[valid-type]
+
+
+Face = Literal[cvp.FACE_NAMES]  # type: ignore[valid-type]
+# 5 to 40 cards of each colour (docs/rules.md).
+ColourDeck = Annotated[list[Face], msgspec.Meta(min_length=5, max_length=40)]
+
+
+class CvpDeck(msgspec.Struct, forbid_unknown_fields=True):
+    """Crabe vs Poulpe's custom deck: each colour's cards by face, one entry per card
+    (`["alpha", "alpha", "1", ...]`). As a list per colour, every deck the schema allows is
+    one the game takes: 5 to 40 cards of each colour."""
+    crab: ColourDeck
+    octopus: ColourDeck
+
+    def for_core(self) -> dict[str, int]:
+        """The deck as core takes it: {card name: copies}."""
+        counted: dict[str, int] = {}
+        for colour, faces in (("crab", self.crab), ("octopus", self.octopus)):
+            for face in faces:
+                counted[f"{colour}-{face}"] = counted.get(f"{colour}-{face}", 0) + 1
+        return counted
+
+
+# Its creation options beside the first player: the deck a mode names, or a deck of one's
+# own (the view's mode is "custom" then; no request asks for it by name).
+OPTIONS = (("mode", Literal["symmetrical", "asymmetrical"]), ("deck", CvpDeck))
 
 
 class CvpPlay(msgspec.Struct, tag_field="type", tag="play", forbid_unknown_fields=True):
@@ -258,4 +284,4 @@ BODIES = GameBodies(game="crabe-vs-poulpe", prefix="Cvp", move=CvpMove, body=Cvp
                     legal_moves=CvpLegalMoves, history=CvpHistory,
                     suggestion=CvpSuggestion, event=CvpEvent,
                     delta_event=CvpDeltaEvent, exported=CvpExportedGame,
-                    replay=CvpReplay, review=CvpReview)
+                    replay=CvpReplay, review=CvpReview, options=OPTIONS)

@@ -5,9 +5,10 @@
 Plays seeded games between the five levels of core.ai (every pair with 2 players, every
 set of distinct levels with 3 to 5, seats rotated), rates them in order through the
 model of service.players.ratings (every level learning, from OpenSkill's default skill),
-and prints each level's skill. For Cup the Crab it also fits the 2-player games and the 3
-to 5-player games apart, and where the two fits disagree, ratings are kept apart: one
-rating pool per table size. --write stores the pools and the levels' skills in each in
+and prints each level's skill. For a game of several table sizes (core.PLAYERS; Cup the
+Crab: 2 to 5) it also fits the 2-player games and the larger tables' apart, and where the
+two fits disagree, ratings are kept apart: one rating pool for 2 players, one for more.
+--write stores the pools and the levels' skills in each in
 service/players/ratings/anchors.json, which the service reads and never changes. Every
 game is seeded: a run repeats exactly.
 """
@@ -21,11 +22,12 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+import core
 from core.tools import ladder
 from service.players.ratings.model import ANCHORS, DEFAULT, Skill, rated
 
 LEVELS = (1, 2, 3, 4, 5)
-TABLES = {"cup-the-crab": (2, 3, 4, 5), "crabe-vs-poulpe": (2,)}
+TABLES = core.PLAYERS  # each game's table sizes, as the registry gives them
 
 
 def schedule(game: str, rounds: int) -> list[tuple[str, tuple[int, ...], int]]:
@@ -75,6 +77,39 @@ def _pool(game: str, players: list[int], skills: dict[int, Skill]) -> dict[str, 
             "levels": {str(level): {"mu": s.mu, "sigma": s.sigma} for level, s in skills.items()}}
 
 
+def _sizes(players: tuple[int, ...]) -> str:
+    """Table sizes as the fits and the pools name them: 2, 3-5."""
+    return f"{players[0]}-{players[-1]}" if len(players) > 1 else str(players[0])
+
+
+def _tables(game: str) -> tuple[tuple[int, ...], ...]:
+    """The game's table sizes as rated apart if the fits disagree: its smallest tables and
+    the larger ones ((2,), (3, 4, 5)), or all at once for a game of one size."""
+    smallest, *larger = TABLES[game]
+    return ((smallest,), tuple(larger)) if larger else ()
+
+
+def fits_of(game: str, results: list[tuple[tuple[int, ...], list[int]]]
+            ) -> dict[str, dict[int, Skill]]:
+    """The levels' skills fitted on all the game's games ("all") and on each of its tables
+    apart ("2 players", "3-5 players")."""
+    fits = {"all": fitted(results)}
+    for players in _tables(game):
+        fits[f"{_sizes(players)} players"] = fitted([r for r in results if len(r[0]) in players])
+    return fits
+
+
+def pools_of(game: str, fits: dict[str, dict[int, Skill]]) -> dict[str, dict[str, Any]]:
+    """The game's rating pools: one, or one per table where their fits disagree
+    (cup-the-crab-2p, cup-the-crab-3-5p)."""
+    tables = _tables(game)
+    if not tables or agree(*(fits[f"{_sizes(players)} players"] for players in tables)):
+        return {game: _pool(game, list(TABLES[game]), fits["all"])}
+    return {f"{game}-{_sizes(players)}p": _pool(game, list(players),
+                                                fits[f"{_sizes(players)} players"])
+            for players in tables}
+
+
 def table(title: str, fits: dict[str, dict[int, Skill]]) -> None:
     print(f"\n{title}\n")
     print("| level | " + " | ".join(f"{name}: mu, sigma" for name in fits) + " |")
@@ -101,19 +136,11 @@ def main(argv: list[str] | None = None) -> int:
                 sys.stderr.write(f"\r  {game}: {done}/{len(work)} games,"
                                  f" {time.perf_counter() - started:.0f} s   ")
             sys.stderr.write("\n")
-            skills = fitted(results)
-            fits = {"all": skills}
-            split = False
-            if len(TABLES[game]) > 1:
-                fits["2 players"] = fitted([r for r in results if len(r[0]) == 2])
-                fits["3-5 players"] = fitted([r for r in results if len(r[0]) > 2])
-                split = not agree(fits["2 players"], fits["3-5 players"])
-                report[game] = {"separate ratings needed": split}
-            if split:  # a rating per table size: 2 players, and more
-                pools[f"{game}-2p"] = _pool(game, [2], fits["2 players"])
-                pools[f"{game}-3-5p"] = _pool(game, list(TABLES[game][1:]), fits["3-5 players"])
-            else:
-                pools[game] = _pool(game, list(TABLES[game]), skills)
+            fits = fits_of(game, results)
+            game_pools = pools_of(game, fits)
+            if len(fits) > 1:
+                report[game] = {"separate ratings needed": len(game_pools) > 1}
+            pools.update(game_pools)
             table(f"{game}: {len(results)} games", fits)
     print("\n" + json.dumps(report))
     if args.write:

@@ -9,6 +9,7 @@
 //   #/profile           this browser's player; #/player/<id> anyone's
 //   #/leaderboards[/<pool>] a rating pool's leaderboard
 
+import { styled } from "./game-registry.js";
 import { language } from "./i18n.js";
 import { openJoin } from "./join.js";
 import { openReplay } from "./replay.js";
@@ -49,4 +50,4 @@ function route() {
 window.addEventListener("hashchange", route);
 window.addEventListener("crab-language", route);  // the page drawn again in the chosen language
 document.documentElement.lang = language();
-route();
+styled().then(route);

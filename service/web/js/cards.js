@@ -17,7 +17,7 @@ export function icon(name, label) {
 }
 
 // One card: a button when it can be chosen (onclick), else a plain face. `look(name)` is
-// the game's drawing of it: { label, classes, tip, inner } (cupcrab.js, cvp.js).
+// the game's drawing of it: { label, classes, tip, inner } (each game's module gives it).
 export function card(look, name, { onclick, selected, hint, target, small, key, changed, disabled, title } = {}) {
   const drawn = look(name);
   const classes = ["card", drawn.classes,

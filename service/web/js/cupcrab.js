@@ -4,6 +4,7 @@
 import { h, moveKey } from "./dom.js";
 import { card, icon } from "./cards.js";
 import { register } from "./game-registry.js";
+import { addFrench, addFrenchOfSeat } from "./french.js";
 import { plural, t } from "./i18n.js";
 import { say } from "./log.js";
 
@@ -303,6 +304,83 @@ function resultColumns(result, seat) {
   return [[t("Points"), result.scores[seat]], [t("Cups won"), result.cups[seat]]];
 }
 
+
+// -- in French: the words of Cup the Crab's French rulebook (Gobelet, Crabe, Pieuvre,
+// Bouteille, pile, manche) -----------------------------------------------------------------
+addFrench({
+  "2 to 5 players. Pick 3 cards in secret each round, build stacks of cups and claim them with Crabs and Octopuses.":
+    "De 2 à 5 joueurs. Choisissez 3 cartes en secret à chaque manche, formez des piles de gobelets et raflez-les avec vos Crabes et vos Pieuvres.",
+  "Cup {n}": "Gobelet {n}",
+  "Crab|cup": "Crabe",
+  "Octopus|cup": "Pieuvre",
+  "Bottle": "Bouteille",
+  "{n} point": "{n} point",
+  "{n} points": "{n} points",
+  "Claims a stack without a Bottle": "Rafle une pile sans Bouteille",
+  "Claims a stack with a Bottle": "Rafle une pile avec une Bouteille",
+  "Seals a stack: only an Octopus takes it": "Scelle une pile : seule une Pieuvre la prend",
+  "{n} Cup card won": "{n} carte Gobelet gagnée",
+  "{n} Cup cards won": "{n} cartes Gobelet gagnées",
+  "pts": "pts",
+  "cards left to play": "cartes encore à jouer",
+  "{n} left": "{n} restantes",
+  "Crabs left": "Crabes restants",
+  "Octopuses left": "Pieuvres restantes",
+  "Bottles left": "Bouteilles restantes",
+  "starts round {n}": "commence la manche {n}",
+  "starts": "commence",
+  "✓ has chosen": "✓ a choisi",
+  "choosing…": "choisit…",
+  "waiting for a player": "attend un joueur",
+  "Stack {n}": "Pile {n}",
+  "Free slot": "Place libre",
+  "bottled: only an Octopus takes it": "scellée : seule une Pieuvre la prend",
+  "bottled": "scellée",
+  "claim": "rafler",
+  "Start a new stack here": "Commencer une pile ici",
+  "claim it with your {card}": "la rafler avec votre {card}",
+  "play your {card} here": "poser ici votre {card}",
+  "free slot": "place libre",
+  "Discards": "Défausse",
+  "Your other cards": "Vos autres cartes",
+  "Your cards: click to choose": "Vos cartes : cliquez pour choisir",
+  "{n} of this card": "{n} exemplaire",
+  "{n} of this card|many": "{n} exemplaires",
+  "click to put it back": "cliquez pour la reposer",
+  "This round's three cards": "Les trois cartes de cette manche",
+  "Choose {n} more": "Encore {n} à choisir",
+  "Confirm these 3": "Valider ces 3",
+  "Clear": "Effacer",
+  "Your hand is dealt: you choose 3 cards once every seat is taken.": "Vos cartes sont distribuées : vous en choisirez 3 dès que toutes les places seront prises.",
+  "Your 3 cards are chosen: waiting for the others.": "Vos 3 cartes sont choisies : on attend les autres.",
+  "Round 7: your last 3 cards were selected for you (there is no choice left).": "Manche 7 : vos 3 dernières cartes ont été choisies pour vous (il ne reste aucun choix).",
+  "every stack is bottled (only an Octopus takes a bottled stack).": "toutes les piles sont scellées (seule une Pieuvre prend une pile scellée).",
+  "there is no stack to claim yet.": "il n'y a encore aucune pile à rafler.",
+  "no stack is bottled (an Octopus claims only a bottled stack).": "aucune pile n'est scellée (une Pieuvre ne rafle qu'une pile scellée).",
+  "every stack is bottled and no slot is free.": "toutes les piles sont scellées et aucune place n'est libre.",
+  "{round}: the game is over.": "{round} : la partie est terminée.",
+  "everybody": "tout le monde",
+  "{round}: {who} choosing secretly ({first})…": "{round} : {who} choisit en secret ({first})…",
+  "{round} ({first}): {who} to play…": "{round} ({first}) : à {who} de jouer…",
+  "{round}: choose 3 cards to play this round. Nobody sees them until they are played; {first}.": "{round} : choisissez 3 cartes à jouer cette manche. Personne ne les voit avant qu'elles soient jouées ; {first}.",
+  "No card of yours can be placed: pick one to discard.": "Aucune de vos cartes ne peut être posée : choisissez-en une à défausser.",
+  "Your turn: pick a card from your hand.": "À vous : prenez une carte de votre main.",
+  "Place your {card}: click a highlighted stack, slot or pile. Esc to cancel.": "Posez votre {card} : cliquez sur une pile, une place ou la défausse en surbrillance. Échap pour annuler.",
+  "you play first": "vous jouez en premier",
+  "{who} plays first": "{who} joue en premier",
+  "Points": "Points",
+  "Cups won": "Gobelets gagnés",
+  "Other cards": "Autres cartes",
+  "Chosen for this round": "Choisies pour cette manche",
+});
+addFrenchOfSeat("{who} chose {cards}", "{who} a choisi {cards}", "Vous avez choisi {cards}");
+addFrenchOfSeat("{who} chose 3 cards", "{who} a choisi 3 cartes", "Vous avez choisi 3 cartes");
+addFrenchOfSeat("{who} claimed stack {n} with a Crab", "{who} a raflé la pile {n} avec un Crabe", "Vous avez raflé la pile {n} avec un Crabe");
+addFrenchOfSeat("{who} claimed stack {n} with an Octopus", "{who} a raflé la pile {n} avec une Pieuvre", "Vous avez raflé la pile {n} avec une Pieuvre");
+addFrenchOfSeat("{who} played {card} on stack {n}", "{who} a posé {card} sur la pile {n}", "Vous avez posé {card} sur la pile {n}");
+addFrenchOfSeat("{who} started a new stack with {card}", "{who} a commencé une pile avec {card}", "Vous avez commencé une pile avec {card}");
+addFrenchOfSeat("{who} discarded {card}", "{who} a défaussé {card}", "Vous avez défaussé {card}");
+
 register({
   name: "cup-the-crab",
   title: "Cup the Crab",
@@ -315,4 +393,5 @@ register({
   seatInfo, board, hand, prompt, narrator: (ctx) => (entry) => say(ctx, entry.seat, moveSentence(entry.move), moveParams(entry.move)),
   applyHint, changes, resultColumns,
   replayBoard, replaySeat,
+  stylesheet: "cupcrab.css",
 });

@@ -4,6 +4,7 @@
 import { h, moveKey } from "./dom.js";
 import { card, cardBack, icon } from "./cards.js";
 import { register } from "./game-registry.js";
+import { addFrench, addFrenchOfSeat } from "./french.js";
 import { plural, t } from "./i18n.js";
 import { say } from "./log.js";
 
@@ -399,6 +400,170 @@ function deckForm(chosen, choose) {
         h("input", { type: "radio", name: "mode", value: mode, checked: chosen.mode === mode, onchange: () => choose({ mode }) }), t(text)))));
 }
 
+
+// -- in French: the names Crabe vs Poulpe's rulebook gives its effects (Pincer, Guérir,
+// Fouiller, Aveugler, Capturer, Imiter, Piocher et Défausser, Résister, Offrir, Inverser,
+// Débuter) ------------------------------------------------------------------------------------
+addFrench({
+  "A duel. Climb the pile with higher cards, use effects, Resist your opponent's. Empty your hand and draw pile first.":
+    "Un duel. Montez la pile avec des cartes plus fortes, jouez des effets, résistez à ceux de l'adversaire. Videz le premier votre main et votre pioche.",
+  "Crab|cvp": "Crabe",
+  "Octopus|cvp": "Poulpe",
+  "Crab (blue)": "Crabe (bleu)",
+  "Octopus (red)": "Poulpe (rouge)",
+  "Start": "Débuter",
+  "Resist": "Résister",
+  "Offer": "Offrir",
+  "Draw & discard": "Piocher et Défausser",
+  "Reverse": "Inverser",
+  "Pincer": "Pincer",
+  "Heal": "Guérir",
+  "Search": "Fouiller",
+  "Blind": "Aveugler",
+  "Capture": "Capturer",
+  "Mimic": "Imiter",
+  "Only opens a round": "Ne fait qu'ouvrir une manche",
+  "Played just after an effect, cancels it; else a plain 1": "Jouée juste après un effet, l'annule ; sinon un simple 1",
+  "Its player gives a card to the opponent": "Son joueur donne une carte à l'adversaire",
+  "Its player draws a card, then discards one": "Son joueur pioche une carte, puis en défausse une",
+  "The next card must be lower": "La carte suivante doit être plus faible",
+  "Its player sees the opponent's hand and sends one of its cards back to its draw pile": "Son joueur voit la main adverse et en renvoie une carte dans sa pioche",
+  "Its player discards a card, then refills to 5": "Son joueur défausse une carte, puis complète sa main à 5",
+  "Its player takes any card of their own draw pile": "Son joueur prend la carte de son choix dans sa pioche",
+  "Its player draws a card; plays on anything but Ω": "Son joueur pioche une carte ; se joue sur tout sauf Ω",
+  "Its player may take the card beneath": "Son joueur peut prendre la carte recouverte",
+  "Its player sees the opponent's hand and may copy one of its effects": "Son joueur voit la main adverse et peut en imiter un effet",
+  "it only opens a round": "elle ne fait qu'ouvrir la manche",
+  "it cancels the effect just played": "elle annule l'effet qui vient d'être joué",
+  "they will give you a card of their hand": "il vous donnera une carte de sa main",
+  "you give a card of your hand to your opponent": "vous donnez une carte de votre main à l'adversaire",
+  "they will draw a card, then discard one face down": "il piochera une carte, puis en défaussera une face cachée",
+  "you draw a card, then discard one face down": "vous piochez une carte, puis en défaussez une face cachée",
+  "the next card must be lower": "la carte suivante doit être plus faible",
+  "they will see your hand and send one of your cards back to its draw pile": "il verra votre main et renverra une de vos cartes dans sa pioche",
+  "you see their hand and send one of its cards back to its draw pile": "vous voyez sa main et renvoyez une de ses cartes dans sa pioche",
+  "they will discard a card, then refill to 5": "il défaussera une carte, puis complétera sa main à 5",
+  "you discard a card, then refill to 5": "vous défaussez une carte, puis complétez votre main à 5",
+  "they will take any card of their draw pile": "il prendra la carte de son choix dans sa pioche",
+  "you take any card of your draw pile": "vous prenez la carte de votre choix dans votre pioche",
+  "they draw a card": "il pioche une carte",
+  "you draw a card": "vous piochez une carte",
+  "they may take the card beneath into their hand": "il peut prendre en main la carte recouverte",
+  "you may take the card beneath into your hand": "vous pouvez prendre en main la carte recouverte",
+  "they will see your hand and may copy one of its effects": "il verra votre main et pourra en imiter un effet",
+  "you see their hand and may copy one of its effects": "vous voyez sa main et pouvez en imiter un effet",
+  "your {card}": "votre {card}",
+  "{who}'s {card}": "{card} de {who}",
+  "hand + draw pile: the first to run out wins": "main + pioche : le premier à tout épuiser gagne",
+  "card left": "carte restante",
+  "cards left": "cartes restantes",
+  "plays the {colour} colour": "joue la couleur {colour}",
+  "cards in hand": "cartes en main",
+  "cards in draw pile": "cartes dans la pioche",
+  "{n} to draw": "{n} à piocher",
+  "played the top card": "a posé la carte du dessus",
+  "opened this round": "a ouvert cette manche",
+  "{n} card": "{n} carte",
+  "{n} cards": "{n} cartes",
+  "Empty pile: the opener plays any card": "Pile vide : qui ouvre joue n'importe quelle carte",
+  "Reverse: the next card must be lower than {value}": "Inverser : la carte suivante doit être plus faible que {value}",
+  "Nothing can follow Ω: the next player can only pass": "Rien ne bat Ω : le joueur suivant ne peut que passer",
+  "Next card must be higher than {value}": "La carte suivante doit être plus forte que {value}",
+  "{who}'s hand: {n} cards": "Main de {who} : {n} cartes",
+  "{who}'s draw pile": "Pioche de {who}",
+  "{who}: {hand} in hand, {draw} to draw": "{who} : {hand} en main, {draw} à piocher",
+  "Round pile, {n} cards": "Pile de la manche, {n} cartes",
+  "pile": "pile",
+  "Round {round} · {n} discarded": "Manche {round} · {n} défaussées",
+  "Your draw pile": "Votre pioche",
+  "You play {colour}: {n} to draw": "Vous jouez {colour} : {n} à piocher",
+  "play it": "la jouer",
+  "discard it face down": "la défausser face cachée",
+  "give it": "la donner",
+  "The game is over.": "La partie est terminée.",
+  "You open the round: play any card.": "Vous ouvrez la manche : jouez n'importe quelle carte.",
+  "Nothing can follow Ω: pass, and {who} wins the round.": "Rien ne bat Ω : passez, et {who} gagne la manche.",
+  "Your turn: play a card lower than the top card, or pass ({who} then wins the round).": "À vous : jouez une carte plus faible que celle du dessus, ou passez ({who} gagne alors la manche).",
+  "Your turn: play a card higher than the top card, or pass ({who} then wins the round).": "À vous : jouez une carte plus forte que celle du dessus, ou passez ({who} gagne alors la manche).",
+  "{who} played {card}: {effect}. Resist with a 1 to cancel it, or let it happen.": "{who} a joué {card} : {effect}. Résistez avec un 1 pour l'annuler, ou laissez faire.",
+  "Pincer: here is their hand. Pick the card to send back to its draw pile.": "Pincer : voici sa main. Choisissez la carte à renvoyer dans sa pioche.",
+  "Heal: discard a card of your hand face down, then you refill to 5.": "Guérir : défaussez une carte de votre main face cachée, puis vous complétez à 5.",
+  "Search: here is your draw pile. Take one card into your hand.": "Fouiller : voici votre pioche. Prenez-en une carte en main.",
+  "Capture: take the card beneath into your hand?": "Capturer : prendre en main la carte recouverte ?",
+  "Mimic: here is their hand. Copy one of its effects?": "Imiter : voici sa main. Imiter un de ses effets ?",
+  "Draw and discard: discard a card of your hand face down.": "Piocher et Défausser : défaussez une carte de votre main face cachée.",
+  "Offer: pick a card of your hand to give to {who}.": "Offrir : choisissez une carte de votre main à donner à {who}.",
+  "Your move.": "À vous de jouer.",
+  "{who} is thinking…": "{who} réfléchit…",
+  "{who} opens the round…": "{who} ouvre la manche…",
+  "{who} decides whether to Resist…": "{who} décide s'il résiste…",
+  "{who} picks a card from your hand…": "{who} choisit une carte de votre main…",
+  "{who} discards a card…": "{who} défausse une carte…",
+  "{who} searches their draw pile…": "{who} fouille sa pioche…",
+  "{who} decides whether to capture…": "{who} décide s'il capture…",
+  "{who} looks at your hand (Mimic)…": "{who} regarde votre main (Imiter)…",
+  "{who} chooses a card to give you…": "{who} choisit une carte à vous donner…",
+  "{who} is playing…": "{who} joue…",
+  "Their hand": "Sa main",
+  "Pass: {who} wins the round": "Passer : {who} gagne la manche",
+  "Let it happen": "Laisser faire",
+  "Leave it": "La laisser",
+  "Copy nothing": "Ne rien imiter",
+  "Decline": "Refuser",
+  "Take {card}": "Prendre {card}",
+  "Copy {effect}": "Imiter {effect}",
+  "Resist with {card}": "Résister avec {card}",
+  "{what}: you win the game": "{what} : vous gagnez la partie",
+  "{what}: {who} wins the game": "{what} : {who} gagne la partie",
+  "a card": "une carte",
+  "Cards left": "Cartes restantes",
+  "Deck": "Paquet",
+  "Classic: 24 cards each": "Classique : 24 cartes chacun",
+  "With species cards: 27 each": "Avec les cartes d'espèce : 27 chacun",
+  "symmetrical": "symétrique",
+  "custom": "personnalisé",
+  "asymmetrical": "asymétrique",
+  "Draw pile, top first": "Pioche, du dessus vers le dessous",
+  "plays {colour}": "joue {colour}",
+});
+addFrenchOfSeat("{who} resisted with {card}: the effect of {owned} is cancelled", "{who} a résisté avec {card} : l'effet de {owned} est annulé",
+  "Vous avez résisté avec {card} : l'effet de {owned} est annulé");
+addFrenchOfSeat("{who} played {card} and drew a card", "{who} a joué {card} et pioché une carte", "Vous avez joué {card} et pioché une carte");
+addFrenchOfSeat("{who} played {card}", "{who} a joué {card}", "Vous avez joué {card}");
+addFrenchOfSeat("{who} passed", "{who} a passé", "Vous avez passé");
+addFrenchOfSeat("{who} passed: you win round {n}", "{who} a passé : vous gagnez la manche {n}", "Vous avez passé : vous gagnez la manche {n}");
+addFrenchOfSeat("{who} passed: {winner} wins round {n}", "{who} a passé : {winner} gagne la manche {n}", "Vous avez passé : {winner} gagne la manche {n}");
+addFrenchOfSeat("{who} did not Resist {owned}", "{who} n'a pas résisté à {owned}", "Vous n'avez pas résisté à {owned}");
+addFrenchOfSeat("{who} left the card beneath (Capture)", "{who} a laissé la carte recouverte (Capturer)", "Vous avez laissé la carte recouverte (Capturer)");
+addFrenchOfSeat("{who} copied nothing (Mimic)", "{who} n'a rien imité (Imiter)", "Vous n'avez rien imité (Imiter)");
+addFrenchOfSeat("{who} declined", "{who} a refusé", "Vous avez refusé");
+addFrench({
+  "{who} took the card beneath into their hand (Capture)": "{who} a pris en main la carte recouverte (Capturer)",
+  "You took the card beneath into your hand (Capture)": "Vous avez pris en main la carte recouverte (Capturer)",
+});
+addFrenchOfSeat("{who} copied {effect} (Mimic) and drew a card", "{who} a imité {effect} (Imiter) et pioché une carte", "Vous avez imité {effect} (Imiter) et pioché une carte");
+addFrenchOfSeat("{who} copied {effect} (Mimic)", "{who} a imité {effect} (Imiter)", "Vous avez imité {effect} (Imiter)");
+addFrenchOfSeat("{who} sent one of your cards back to its draw pile (Pincer)", "{who} a renvoyé une de vos cartes dans sa pioche (Pincer)",
+  "Vous avez renvoyé une de vos cartes dans sa pioche (Pincer)");
+addFrenchOfSeat("{who} sent one of {victim}'s cards back to its draw pile (Pincer)", "{who} a renvoyé une carte de {victim} dans sa pioche (Pincer)",
+  "Vous avez renvoyé une carte de {victim} dans sa pioche (Pincer)");
+addFrenchOfSeat("{who} sent {owned} back to the Crab draw pile (Pincer)", "{who} a renvoyé {owned} dans la pioche Crabe (Pincer)",
+  "Vous avez renvoyé {owned} dans la pioche Crabe (Pincer)");
+addFrenchOfSeat("{who} sent {owned} back to the Octopus draw pile (Pincer)", "{who} a renvoyé {owned} dans la pioche Poulpe (Pincer)",
+  "Vous avez renvoyé {owned} dans la pioche Poulpe (Pincer)");
+addFrenchOfSeat("{who} discarded {what} face down and refilled to 5 (Heal)", "{who} a défaussé {what} face cachée et complété sa main à 5 (Guérir)",
+  "Vous avez défaussé {what} face cachée et complété votre main à 5 (Guérir)");
+addFrenchOfSeat("{who} discarded {what} face down (Draw & discard)", "{who} a défaussé {what} face cachée (Piocher et Défausser)",
+  "Vous avez défaussé {what} face cachée (Piocher et Défausser)");
+addFrench({
+  "{who} took {what} from their draw pile (Search)": "{who} a pris {what} dans sa pioche (Fouiller)",
+  "You took {what} from your draw pile (Search)": "Vous avez pris {what} dans votre pioche (Fouiller)",
+});
+addFrenchOfSeat("{who} gave you {card} (Offer)", "{who} vous a donné {card} (Offrir)", "Vous vous êtes donné {card} (Offrir)");
+addFrenchOfSeat("{who} gave you a card (Offer)", "{who} vous a donné une carte (Offrir)", "Vous vous êtes donné une carte (Offrir)");
+addFrenchOfSeat("{who} gave {card} to {to} (Offer)", "{who} a donné {card} à {to} (Offrir)", "Vous avez donné {card} à {to} (Offrir)");
+addFrenchOfSeat("{who} gave {to} a card (Offer)", "{who} a donné une carte à {to} (Offrir)", "Vous avez donné une carte à {to} (Offrir)");
+
 register({
   name: "crabe-vs-poulpe",
   title: "Crabe vs Poulpe",
@@ -407,6 +572,8 @@ register({
   players: [2, 2],
   options: { defaults: { mode: "symmetrical" }, form: deckForm },
   back: (view, seat) => view.seats[seat].colour,
+  variant: (view) => t(view.mode),
   rounds: null,
   seatInfo, board, hand, prompt, choices, narrator, applyHint, changes, resultColumns, replayBoard, replaySeat,
+  stylesheet: "cvp.css",
 });

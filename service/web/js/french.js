@@ -1,23 +1,21 @@
-// Every sentence of the client in French, by its English (i18n.js). Card and effect names
-// are the rulebooks' own: Cup the Crab's French rulebook (Gobelet, Crabe, Pieuvre,
-// Bouteille, pile, manche) and the French names Crabe vs Poulpe's rulebook gives its
-// effects (Pincer, Guérir, Fouiller, Aveugler, Capturer, Imiter, Piocher et Défausser,
-// Résister, Offrir, Inverser, Débuter).
+// Every sentence of the client in French, by its English (i18n.js): the shared modules'
+// below, and each game's, which its module adds as it loads (addFrench, addFrenchOfSeat)
+// in its rulebook's own words.
 
 export const FRENCH = {};
 
-function add(entries) {
+export function addFrench(entries) {
   Object.assign(FRENCH, entries);
 }
 
 // A sentence about a seat: the others' form ({who} ...) and the viewer's ("Vous ...").
-function both(english, theirs, mine) {
+export function addFrenchOfSeat(english, theirs, mine) {
   FRENCH[english] = theirs;
   FRENCH[english.replace("{who}", "You")] = mine;
 }
 
 // -- the page, the start, joining, inviting ------------------------------------------
-add({
+addFrench({
   "Rated: the result moves your rating (and there are no hints)":
     "Partie classée : le résultat change votre cote (et il n’y a pas d’indices)",
   "Language": "Langue",
@@ -84,7 +82,7 @@ add({
 });
 
 // -- the table ---------------------------------------------------------------------------
-add({
+addFrench({
   "You": "Vous",
   "(you)": "(vous)",
   "Robot {n}": "Robot {n}",
@@ -101,9 +99,6 @@ add({
   "Ask the AI for a move (key H)": "Demander un coup à l'IA (touche H)",
   "Hint": "Conseil",
   "Thinking…": "Réflexion…",
-  "symmetrical": "symétrique",
-  "custom": "personnalisé",
-  "asymmetrical": "asymétrique",
   "This game cannot be opened. {why}": "Impossible d'ouvrir cette partie. {why}",
   "This seat's token is no longer accepted here: the game goes on without this browser.": "Le jeton de cette place n'est plus accepté : la partie continue sans ce navigateur.",
   "This game is no longer on the server (it expired after going idle). Start a new one from the start page.": "Cette partie n'est plus sur le serveur (elle a expiré faute de coups). Lancez-en une nouvelle depuis l'accueil.",
@@ -113,11 +108,14 @@ add({
   "the server answered {status}": "le serveur a répondu {status}",
   "You are watching this game.": "Vous regardez cette partie.",
   "Your hand": "Votre main",
+  "seated": "installé·e",
+  "{n} in hand": "{n} en main",
+  "empty": "vide",
   "What to do": "Que faire",
 });
 
 // -- the log and the end ------------------------------------------------------------------
-add({
+addFrench({
   "What happened": "Ce qui s'est passé",
   "Latest moves": "Derniers coups",
   "The whole game": "Toute la partie",
@@ -148,7 +146,7 @@ add({
 });
 
 // -- the replay ------------------------------------------------------------------------------
-add({
+addFrench({
   "replay": "partie rejouée",
   "The result": "Le résultat",
   "Step through the game": "Parcourir la partie",
@@ -163,14 +161,10 @@ add({
   "This game is not over yet: its replay, every card shown, opens at its end.": "Cette partie n'est pas finie : on pourra la revoir, toutes cartes visibles, à sa fin.",
   "This replay cannot be opened. {why}": "Impossible de revoir cette partie. {why}",
   "Hand": "Main",
-  "Other cards": "Autres cartes",
-  "Chosen for this round": "Choisies pour cette manche",
-  "Draw pile, top first": "Pioche, du dessus vers le dessous",
-  "plays {colour}": "joue {colour}",
 });
 
 // -- the review (review.js) and the end screen's links ---------------------------------------
-add({
+addFrench({
   "review": "analyse",
   "Links": "Liens",
   "Review": "Analyse",
@@ -224,7 +218,7 @@ add({
 });
 
 // -- rated play: the queue, the profile and its chart, the leaderboards, the end's rating --
-add({
+addFrench({
   "Rating after each rated game": "Cote après chaque partie classée",
   "start": "début",
   "Leaderboards": "Classements",
@@ -236,7 +230,6 @@ add({
   "More players": "Plus de joueurs",
   "you": "vous",
   "fixed": "fixe",
-  "Your line": "Votre ligne",
   "Your rating, not ranked yet": "Votre cote, pas encore classé",
   "Play a rated game": "Jouer une partie classée",
   "provisional": "provisoire",
@@ -295,7 +288,7 @@ add({
 });
 
 // -- the API's problems, in the client's words -----------------------------------------------
-add({
+addFrench({
   "No game has this id (or it expired after going idle).": "Aucune partie n'a cet identifiant (ou elle a expiré faute de coups).",
   "There is nothing at this address.": "Il n'y a rien à cette adresse.",
   "This seat's token is not accepted for this game.": "Le jeton de cette place n'est pas accepté pour cette partie.",
@@ -321,231 +314,3 @@ add({
   "This game cannot be made.": "Cette partie ne peut pas être créée.",
   "The server failed: reload to see whether it was done.": "Le serveur a échoué : rechargez pour voir si c'est fait.",
 });
-
-// -- Cup the Crab (its French rulebook's words) --------------------------------------------
-add({
-  "2 to 5 players. Pick 3 cards in secret each round, build stacks of cups and claim them with Crabs and Octopuses.":
-    "De 2 à 5 joueurs. Choisissez 3 cartes en secret à chaque manche, formez des piles de gobelets et raflez-les avec vos Crabes et vos Pieuvres.",
-  "Cup {n}": "Gobelet {n}",
-  "Crab|cup": "Crabe",
-  "Octopus|cup": "Pieuvre",
-  "Bottle": "Bouteille",
-  "{n} point": "{n} point",
-  "{n} points": "{n} points",
-  "Claims a stack without a Bottle": "Rafle une pile sans Bouteille",
-  "Claims a stack with a Bottle": "Rafle une pile avec une Bouteille",
-  "Seals a stack: only an Octopus takes it": "Scelle une pile : seule une Pieuvre la prend",
-  "{n} Cup card won": "{n} carte Gobelet gagnée",
-  "{n} Cup cards won": "{n} cartes Gobelet gagnées",
-  "pts": "pts",
-  "cards left to play": "cartes encore à jouer",
-  "{n} left": "{n} restantes",
-  "Crabs left": "Crabes restants",
-  "Octopuses left": "Pieuvres restantes",
-  "Bottles left": "Bouteilles restantes",
-  "starts round {n}": "commence la manche {n}",
-  "starts": "commence",
-  "✓ has chosen": "✓ a choisi",
-  "choosing…": "choisit…",
-  "waiting for a player": "attend un joueur",
-  "seated": "installé·e",
-  "{n} in hand": "{n} en main",
-  "Stack {n}": "Pile {n}",
-  "Free slot": "Place libre",
-  "bottled: only an Octopus takes it": "scellée : seule une Pieuvre la prend",
-  "bottled": "scellée",
-  "claim": "rafler",
-  "Start a new stack here": "Commencer une pile ici",
-  "claim it with your {card}": "la rafler avec votre {card}",
-  "play your {card} here": "poser ici votre {card}",
-  "free slot": "place libre",
-  "Discards": "Défausse",
-  "Your other cards": "Vos autres cartes",
-  "Your cards: click to choose": "Vos cartes : cliquez pour choisir",
-  "{n} of this card": "{n} exemplaire",
-  "{n} of this card|many": "{n} exemplaires",
-  "click to put it back": "cliquez pour la reposer",
-  "This round's three cards": "Les trois cartes de cette manche",
-  "Choose {n} more": "Encore {n} à choisir",
-  "Confirm these 3": "Valider ces 3",
-  "Clear": "Effacer",
-  "Your hand is dealt: you choose 3 cards once every seat is taken.": "Vos cartes sont distribuées : vous en choisirez 3 dès que toutes les places seront prises.",
-  "Your 3 cards are chosen: waiting for the others.": "Vos 3 cartes sont choisies : on attend les autres.",
-  "Round 7: your last 3 cards were selected for you (there is no choice left).": "Manche 7 : vos 3 dernières cartes ont été choisies pour vous (il ne reste aucun choix).",
-  "every stack is bottled (only an Octopus takes a bottled stack).": "toutes les piles sont scellées (seule une Pieuvre prend une pile scellée).",
-  "there is no stack to claim yet.": "il n'y a encore aucune pile à rafler.",
-  "no stack is bottled (an Octopus claims only a bottled stack).": "aucune pile n'est scellée (une Pieuvre ne rafle qu'une pile scellée).",
-  "every stack is bottled and no slot is free.": "toutes les piles sont scellées et aucune place n'est libre.",
-  "{round}: the game is over.": "{round} : la partie est terminée.",
-  "everybody": "tout le monde",
-  "{round}: {who} choosing secretly ({first})…": "{round} : {who} choisit en secret ({first})…",
-  "{round} ({first}): {who} to play…": "{round} ({first}) : à {who} de jouer…",
-  "{round}: choose 3 cards to play this round. Nobody sees them until they are played; {first}.": "{round} : choisissez 3 cartes à jouer cette manche. Personne ne les voit avant qu'elles soient jouées ; {first}.",
-  "No card of yours can be placed: pick one to discard.": "Aucune de vos cartes ne peut être posée : choisissez-en une à défausser.",
-  "Your turn: pick a card from your hand.": "À vous : prenez une carte de votre main.",
-  "Place your {card}: click a highlighted stack, slot or pile. Esc to cancel.": "Posez votre {card} : cliquez sur une pile, une place ou la défausse en surbrillance. Échap pour annuler.",
-  "you play first": "vous jouez en premier",
-  "{who} plays first": "{who} joue en premier",
-  "Points": "Points",
-  "Cups won": "Gobelets gagnés",
-});
-both("{who} chose {cards}", "{who} a choisi {cards}", "Vous avez choisi {cards}");
-both("{who} chose 3 cards", "{who} a choisi 3 cartes", "Vous avez choisi 3 cartes");
-both("{who} claimed stack {n} with a Crab", "{who} a raflé la pile {n} avec un Crabe", "Vous avez raflé la pile {n} avec un Crabe");
-both("{who} claimed stack {n} with an Octopus", "{who} a raflé la pile {n} avec une Pieuvre", "Vous avez raflé la pile {n} avec une Pieuvre");
-both("{who} played {card} on stack {n}", "{who} a posé {card} sur la pile {n}", "Vous avez posé {card} sur la pile {n}");
-both("{who} started a new stack with {card}", "{who} a commencé une pile avec {card}", "Vous avez commencé une pile avec {card}");
-both("{who} discarded {card}", "{who} a défaussé {card}", "Vous avez défaussé {card}");
-
-// -- Crabe vs Poulpe (its rulebook's French effect names) ------------------------------------
-add({
-  "A duel. Climb the pile with higher cards, use effects, Resist your opponent's. Empty your hand and draw pile first.":
-    "Un duel. Montez la pile avec des cartes plus fortes, jouez des effets, résistez à ceux de l'adversaire. Videz le premier votre main et votre pioche.",
-  "Crab|cvp": "Crabe",
-  "Octopus|cvp": "Poulpe",
-  "Crab (blue)": "Crabe (bleu)",
-  "Octopus (red)": "Poulpe (rouge)",
-  "Start": "Débuter",
-  "Resist": "Résister",
-  "Offer": "Offrir",
-  "Draw & discard": "Piocher et Défausser",
-  "Reverse": "Inverser",
-  "Pincer": "Pincer",
-  "Heal": "Guérir",
-  "Search": "Fouiller",
-  "Blind": "Aveugler",
-  "Capture": "Capturer",
-  "Mimic": "Imiter",
-  "Only opens a round": "Ne fait qu'ouvrir une manche",
-  "Played just after an effect, cancels it; else a plain 1": "Jouée juste après un effet, l'annule ; sinon un simple 1",
-  "Its player gives a card to the opponent": "Son joueur donne une carte à l'adversaire",
-  "Its player draws a card, then discards one": "Son joueur pioche une carte, puis en défausse une",
-  "The next card must be lower": "La carte suivante doit être plus faible",
-  "Its player sees the opponent's hand and sends one of its cards back to its draw pile": "Son joueur voit la main adverse et en renvoie une carte dans sa pioche",
-  "Its player discards a card, then refills to 5": "Son joueur défausse une carte, puis complète sa main à 5",
-  "Its player takes any card of their own draw pile": "Son joueur prend la carte de son choix dans sa pioche",
-  "Its player draws a card; plays on anything but Ω": "Son joueur pioche une carte ; se joue sur tout sauf Ω",
-  "Its player may take the card beneath": "Son joueur peut prendre la carte recouverte",
-  "Its player sees the opponent's hand and may copy one of its effects": "Son joueur voit la main adverse et peut en imiter un effet",
-  "it only opens a round": "elle ne fait qu'ouvrir la manche",
-  "it cancels the effect just played": "elle annule l'effet qui vient d'être joué",
-  "they will give you a card of their hand": "il vous donnera une carte de sa main",
-  "you give a card of your hand to your opponent": "vous donnez une carte de votre main à l'adversaire",
-  "they will draw a card, then discard one face down": "il piochera une carte, puis en défaussera une face cachée",
-  "you draw a card, then discard one face down": "vous piochez une carte, puis en défaussez une face cachée",
-  "the next card must be lower": "la carte suivante doit être plus faible",
-  "they will see your hand and send one of your cards back to its draw pile": "il verra votre main et renverra une de vos cartes dans sa pioche",
-  "you see their hand and send one of its cards back to its draw pile": "vous voyez sa main et renvoyez une de ses cartes dans sa pioche",
-  "they will discard a card, then refill to 5": "il défaussera une carte, puis complétera sa main à 5",
-  "you discard a card, then refill to 5": "vous défaussez une carte, puis complétez votre main à 5",
-  "they will take any card of their draw pile": "il prendra la carte de son choix dans sa pioche",
-  "you take any card of your draw pile": "vous prenez la carte de votre choix dans votre pioche",
-  "they draw a card": "il pioche une carte",
-  "you draw a card": "vous piochez une carte",
-  "they may take the card beneath into their hand": "il peut prendre en main la carte recouverte",
-  "you may take the card beneath into your hand": "vous pouvez prendre en main la carte recouverte",
-  "they will see your hand and may copy one of its effects": "il verra votre main et pourra en imiter un effet",
-  "you see their hand and may copy one of its effects": "vous voyez sa main et pouvez en imiter un effet",
-  "your {card}": "votre {card}",
-  "{who}'s {card}": "{card} de {who}",
-  "hand + draw pile: the first to run out wins": "main + pioche : le premier à tout épuiser gagne",
-  "card left": "carte restante",
-  "cards left": "cartes restantes",
-  "plays the {colour} colour": "joue la couleur {colour}",
-  "cards in hand": "cartes en main",
-  "cards in draw pile": "cartes dans la pioche",
-  "{n} to draw": "{n} à piocher",
-  "played the top card": "a posé la carte du dessus",
-  "opened this round": "a ouvert cette manche",
-  "{n} card": "{n} carte",
-  "{n} cards": "{n} cartes",
-  "Empty pile: the opener plays any card": "Pile vide : qui ouvre joue n'importe quelle carte",
-  "Reverse: the next card must be lower than {value}": "Inverser : la carte suivante doit être plus faible que {value}",
-  "Nothing can follow Ω: the next player can only pass": "Rien ne bat Ω : le joueur suivant ne peut que passer",
-  "Next card must be higher than {value}": "La carte suivante doit être plus forte que {value}",
-  "{who}'s hand: {n} cards": "Main de {who} : {n} cartes",
-  "{who}'s draw pile": "Pioche de {who}",
-  "{who}: {hand} in hand, {draw} to draw": "{who} : {hand} en main, {draw} à piocher",
-  "Round pile, {n} cards": "Pile de la manche, {n} cartes",
-  "pile": "pile",
-  "Round {round} · {n} discarded": "Manche {round} · {n} défaussées",
-  "empty": "vide",
-  "Your draw pile": "Votre pioche",
-  "You play {colour}: {n} to draw": "Vous jouez {colour} : {n} à piocher",
-  "play it": "la jouer",
-  "discard it face down": "la défausser face cachée",
-  "give it": "la donner",
-  "The game is over.": "La partie est terminée.",
-  "You open the round: play any card.": "Vous ouvrez la manche : jouez n'importe quelle carte.",
-  "Nothing can follow Ω: pass, and {who} wins the round.": "Rien ne bat Ω : passez, et {who} gagne la manche.",
-  "Your turn: play a card lower than the top card, or pass ({who} then wins the round).": "À vous : jouez une carte plus faible que celle du dessus, ou passez ({who} gagne alors la manche).",
-  "Your turn: play a card higher than the top card, or pass ({who} then wins the round).": "À vous : jouez une carte plus forte que celle du dessus, ou passez ({who} gagne alors la manche).",
-  "{who} played {card}: {effect}. Resist with a 1 to cancel it, or let it happen.": "{who} a joué {card} : {effect}. Résistez avec un 1 pour l'annuler, ou laissez faire.",
-  "Pincer: here is their hand. Pick the card to send back to its draw pile.": "Pincer : voici sa main. Choisissez la carte à renvoyer dans sa pioche.",
-  "Heal: discard a card of your hand face down, then you refill to 5.": "Guérir : défaussez une carte de votre main face cachée, puis vous complétez à 5.",
-  "Search: here is your draw pile. Take one card into your hand.": "Fouiller : voici votre pioche. Prenez-en une carte en main.",
-  "Capture: take the card beneath into your hand?": "Capturer : prendre en main la carte recouverte ?",
-  "Mimic: here is their hand. Copy one of its effects?": "Imiter : voici sa main. Imiter un de ses effets ?",
-  "Draw and discard: discard a card of your hand face down.": "Piocher et Défausser : défaussez une carte de votre main face cachée.",
-  "Offer: pick a card of your hand to give to {who}.": "Offrir : choisissez une carte de votre main à donner à {who}.",
-  "Your move.": "À vous de jouer.",
-  "{who} is thinking…": "{who} réfléchit…",
-  "{who} opens the round…": "{who} ouvre la manche…",
-  "{who} decides whether to Resist…": "{who} décide s'il résiste…",
-  "{who} picks a card from your hand…": "{who} choisit une carte de votre main…",
-  "{who} discards a card…": "{who} défausse une carte…",
-  "{who} searches their draw pile…": "{who} fouille sa pioche…",
-  "{who} decides whether to capture…": "{who} décide s'il capture…",
-  "{who} looks at your hand (Mimic)…": "{who} regarde votre main (Imiter)…",
-  "{who} chooses a card to give you…": "{who} choisit une carte à vous donner…",
-  "{who} is playing…": "{who} joue…",
-  "Their hand": "Sa main",
-  "Pass: {who} wins the round": "Passer : {who} gagne la manche",
-  "Let it happen": "Laisser faire",
-  "Leave it": "La laisser",
-  "Copy nothing": "Ne rien imiter",
-  "Decline": "Refuser",
-  "Take {card}": "Prendre {card}",
-  "Copy {effect}": "Imiter {effect}",
-  "Resist with {card}": "Résister avec {card}",
-  "{what}: you win the game": "{what} : vous gagnez la partie",
-  "{what}: {who} wins the game": "{what} : {who} gagne la partie",
-  "a card": "une carte",
-  "Cards left": "Cartes restantes",
-  "Deck": "Paquet",
-  "Classic: 24 cards each": "Classique : 24 cartes chacun",
-  "With species cards: 27 each": "Avec les cartes d'espèce : 27 chacun",
-});
-both("{who} resisted with {card}: the effect of {owned} is cancelled", "{who} a résisté avec {card} : l'effet de {owned} est annulé",
-  "Vous avez résisté avec {card} : l'effet de {owned} est annulé");
-both("{who} played {card} and drew a card", "{who} a joué {card} et pioché une carte", "Vous avez joué {card} et pioché une carte");
-both("{who} played {card}", "{who} a joué {card}", "Vous avez joué {card}");
-both("{who} passed", "{who} a passé", "Vous avez passé");
-both("{who} passed: you win round {n}", "{who} a passé : vous gagnez la manche {n}", "Vous avez passé : vous gagnez la manche {n}");
-both("{who} passed: {winner} wins round {n}", "{who} a passé : {winner} gagne la manche {n}", "Vous avez passé : {winner} gagne la manche {n}");
-both("{who} did not Resist {owned}", "{who} n'a pas résisté à {owned}", "Vous n'avez pas résisté à {owned}");
-both("{who} left the card beneath (Capture)", "{who} a laissé la carte recouverte (Capturer)", "Vous avez laissé la carte recouverte (Capturer)");
-both("{who} copied nothing (Mimic)", "{who} n'a rien imité (Imiter)", "Vous n'avez rien imité (Imiter)");
-both("{who} declined", "{who} a refusé", "Vous avez refusé");
-FRENCH["{who} took the card beneath into their hand (Capture)"] = "{who} a pris en main la carte recouverte (Capturer)";
-FRENCH["You took the card beneath into your hand (Capture)"] = "Vous avez pris en main la carte recouverte (Capturer)";
-both("{who} copied {effect} (Mimic) and drew a card", "{who} a imité {effect} (Imiter) et pioché une carte", "Vous avez imité {effect} (Imiter) et pioché une carte");
-both("{who} copied {effect} (Mimic)", "{who} a imité {effect} (Imiter)", "Vous avez imité {effect} (Imiter)");
-both("{who} sent one of your cards back to its draw pile (Pincer)", "{who} a renvoyé une de vos cartes dans sa pioche (Pincer)",
-  "Vous avez renvoyé une de vos cartes dans sa pioche (Pincer)");
-both("{who} sent one of {victim}'s cards back to its draw pile (Pincer)", "{who} a renvoyé une carte de {victim} dans sa pioche (Pincer)",
-  "Vous avez renvoyé une carte de {victim} dans sa pioche (Pincer)");
-both("{who} sent {owned} back to the Crab draw pile (Pincer)", "{who} a renvoyé {owned} dans la pioche Crabe (Pincer)",
-  "Vous avez renvoyé {owned} dans la pioche Crabe (Pincer)");
-both("{who} sent {owned} back to the Octopus draw pile (Pincer)", "{who} a renvoyé {owned} dans la pioche Poulpe (Pincer)",
-  "Vous avez renvoyé {owned} dans la pioche Poulpe (Pincer)");
-both("{who} discarded {what} face down and refilled to 5 (Heal)", "{who} a défaussé {what} face cachée et complété sa main à 5 (Guérir)",
-  "Vous avez défaussé {what} face cachée et complété votre main à 5 (Guérir)");
-both("{who} discarded {what} face down (Draw & discard)", "{who} a défaussé {what} face cachée (Piocher et Défausser)",
-  "Vous avez défaussé {what} face cachée (Piocher et Défausser)");
-FRENCH["{who} took {what} from their draw pile (Search)"] = "{who} a pris {what} dans sa pioche (Fouiller)";
-FRENCH["You took {what} from your draw pile (Search)"] = "Vous avez pris {what} dans votre pioche (Fouiller)";
-both("{who} gave you {card} (Offer)", "{who} vous a donné {card} (Offrir)", "Vous vous êtes donné {card} (Offrir)");
-both("{who} gave you a card (Offer)", "{who} vous a donné une carte (Offrir)", "Vous vous êtes donné une carte (Offrir)");
-both("{who} gave {card} to {to} (Offer)", "{who} a donné {card} à {to} (Offrir)", "Vous avez donné {card} à {to} (Offrir)");
-both("{who} gave {to} a card (Offer)", "{who} a donné une carte à {to} (Offrir)", "Vous avez donné une carte à {to} (Offrir)");

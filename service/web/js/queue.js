@@ -46,7 +46,7 @@ export function openQueue(root) {
     const counts = Array.from({ length: most - fewest + 1 }, (_, i) => fewest + i);
     const player = currentPlayer();
     return h("form.setup", { onsubmit: join, "aria-label": t("Play a rated game") },
-      h("fieldset.games", {}, h("legend", {}, t("Game")), games().map((game) => h("label.tile", { class: form.game === game.name ? "chosen" : "" },
+      h("fieldset.games", {}, h("legend", {}, t("Game")), games().map((game) => h("label.tile", { class: `${game.name} ${form.game === game.name ? "chosen" : ""}` },
         h("input", { type: "radio", name: "rated-game", value: game.name, checked: form.game === game.name,
           onchange: () => { form.game = game.name; form.players = Math.min(Math.max(form.players, game.players[0]), game.players[1]); render(); } }),
         icon(game.icon), h("b", {}, game.title), h("span", {}, game.description)))),

@@ -11,7 +11,7 @@ import { gameOf } from "./games.js";
 import { isolate, t } from "./i18n.js";
 import { languageSwitch } from "./language.js";
 import { narrate } from "./log.js";
-import { seatName } from "./table-view.js";
+import { seatName, variantText } from "./table-view.js";
 
 export function openReplay(root, { id, at }) {
   let replay = null;
@@ -53,7 +53,7 @@ export function openReplay(root, { id, at }) {
     patch(root, h("div.replay", { class: replay.game, "data-version": step.version, "data-index": index },
       h("header.bar", {},
         h("a.brand", { href: "#/", "data-key": "home" }, h("span.logo", {}), "Crab Table"),
-        h("span.game-name", {}, `${ctx.game.title} · ${t("replay")}`, body.view.mode ? ` · ${t(body.view.mode)}` : ""),
+        h("span.game-name", {}, `${ctx.game.title} · ${t("replay")}`, variantText(ctx.game, body.view)),
         languageSwitch(),
         h("a.button.ghost", { href: `#/g/${encodeURIComponent(id)}`, "data-key": "result" }, t("The result"))),
       h("section.steps", { "aria-label": t("Step through the game") },

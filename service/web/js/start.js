@@ -90,7 +90,7 @@ export function openStart(root) {
 
   function gameTile(game) {
     const value = game.name;
-    return h("label.tile", { class: form.game === value ? "chosen" : "" },
+    return h("label.tile", { class: `${value} ${form.game === value ? "chosen" : ""}` },
       h("input", { type: "radio", name: "game", value, checked: form.game === value, onchange: () => set({ game: value }) }),
       icon(game.icon), h("b", {}, game.title), h("span", {}, t(game.description)));
   }

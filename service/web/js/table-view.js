@@ -20,6 +20,12 @@ export function seatName(body, seat) {
   return ambiguous ? t("{name} (seat {n})", { name: named, n: seat + 1 }) : named;
 }
 
+// What follows a game's title in a bar: " · " and its variant (a deck's mode), if it has one.
+export function variantText(game, view) {
+  const variant = game.variant(view);
+  return variant ? ` · ${variant}` : "";
+}
+
 export function tableView(state, ctx) {
   const { body, game } = ctx;
   const over = body.status === "over";
@@ -51,7 +57,7 @@ function header(ctx) {
     : body.status === "waiting" ? "Waiting for players" : ctx.legal.length ? "Your turn" : "Waiting for others");
   return h("header.bar", {},
     h("a.brand", { href: "#/", "data-key": "home" }, h("span.logo", {}), "Crab Table"),
-    h("span.game-name", {}, ctx.game.title, ctx.body.view.mode ? ` · ${t(ctx.body.view.mode)}` : "",
+    h("span.game-name", {}, ctx.game.title, variantText(ctx.game, ctx.body.view),
       ctx.game.rounds ? ` · ${t("Round {round} of {rounds}", { round: ctx.body.view.round, rounds: ctx.game.rounds })}` : ""),
     languageSwitch(),
     h("span.status", { class: ctx.legal.length ? "turn" : "" }, status),
