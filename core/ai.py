@@ -174,7 +174,7 @@ EVALUATE_ITERATIONS = 2_000     # default playouts of evaluate(): see docs/ai.md
 # `python -m core.tools.calibrate --raw --seed 2000000 --save F; ... --fit F` (docs/ai.md).
 SHRINK: dict[tuple[str, int], float] = {
     ("cup-the-crab", 2): 0.032, ("cup-the-crab", 3): 0.087, ("cup-the-crab", 4): 0.115,
-    ("cup-the-crab", 5): 0.216, ("crabe-vs-poulpe", 2): 0.0,
+    ("cup-the-crab", 5): 0.216, ("crabe-vs-poulpe", 2): 0.170,
 }
 
 
