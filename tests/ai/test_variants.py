@@ -1,4 +1,4 @@
-"""The search's variant (policy playouts) and the judge, core.ai.evaluate:
+"""The search's variants (policy playouts, rank rewards) and the judge, core.ai.evaluate:
 legal, repeatable, honest (twins get the same answers), strict about their parameters."""
 
 import pytest
@@ -10,7 +10,7 @@ from tests.ai.cvp_twins import view_twin
 from tests.ai.positions import GAME, hidden_twin, random_position
 from tests.ai.test_cvp_ai import history, positions
 
-VARIANTS = [{"playout": "policy"}]
+VARIANTS = [{"playout": "policy"}, {"reward": "rank"}, {"playout": "policy", "reward": "rank"}]
 
 
 def _strip(out):
@@ -144,7 +144,8 @@ def test_the_same_seed_repeats_an_evaluation_and_another_seed_samples_again():
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"playout": "greedy"}, "playout must be one of random, policy"),
-    ({"playout": None}, "playout must be one of random, policy"),
+    ({"playout": 7}, "playout must be one of random, policy"),
+    ({"reward": "score"}, "reward must be one of win, rank"),
 ])
 def test_an_unknown_variant_is_refused_by_name(kwargs, message):
     state = core.new_game(GAME, 3, seed=1)

@@ -302,6 +302,7 @@ VTABLE.hidden = _hidden
 VTABLE.determinize = _determinize
 VTABLE.playout = _playout
 VTABLE.policy_playout = _policy_playout
+VTABLE.rank_rewards = _rewards       # two players: the winner's rank is the reward
 VTABLE.deal = _deal_like
 VTABLE.decider = _decider
 VTABLE.observation_size = _observation_size
