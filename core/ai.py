@@ -42,8 +42,8 @@ LIMITS = {"iterations": (1, 1_000_000), "time_ms": (1, 60_000), "threads": (1, 6
 LEVELS: dict[int, dict[str, Any]] = {
     1: {"algorithm": "flat", "iterations": 10},
     2: {"algorithm": "flat", "iterations": 100},
-    3: {"algorithm": "ismcts", "iterations": 500, "playout": "policy", "reward": "rank"},
-    4: {"algorithm": "ismcts", "iterations": 2_500, "playout": "policy", "reward": "rank"},
+    3: {"algorithm": "ismcts", "iterations": 200, "playout": "policy", "reward": "rank"},
+    4: {"algorithm": "ismcts", "iterations": 2_000, "playout": "policy", "reward": "rank"},
     5: {"algorithm": "ismcts", "iterations": 12_500, "playout": "policy", "reward": "rank"},
 }
 # The levels as they were before issue 31, with the same play: fixed reference players
