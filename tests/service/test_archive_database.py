@@ -12,14 +12,14 @@ from sqlalchemy import func, select
 
 from service.archive.storage import Archive, ArchivedGame, ExportFilter
 from service.arena.storage import SeriesBook, SeriesGame, SeriesRow
+from service.players.ratings import model
+from service.players.standings import Ledger, Outcome
 from service.sql.database import (
     Database,
     DatabaseRefused,
     DatabaseUnavailable,
     SchemaMismatch,
 )
-from service.players.ratings import model
-from service.players.standings import Ledger, Outcome
 from service.sql.schema import rating_changes, standings
 from tests.databases import TestDatabase, migrate
 
@@ -260,8 +260,8 @@ def test_rebuild_ratings_moves_an_archive_rated_with_the_anchors_before_issue_31
     for player, pool in (("p-ann", "cup-the-crab-2p"), ("p-ann", "cup-the-crab-3-5p"),
                          ("p-bob", "crabe-vs-poulpe"), ("ai-5", "cup-the-crab-2p")):
         expected = ledger.get(player, pool)
-        assert run(url, lambda archive: standing(archive, player, pool)) == (
-            pytest.approx(expected.mu, abs=0), pytest.approx(expected.sigma, abs=0))
+        found = run(url, lambda archive, who=player, where=pool: standing(archive, who, where))
+        assert found == (expected.mu, expected.sigma)
     assert ledger.get("ai-5", "cup-the-crab-2p").mu == model.anchor("cup-the-crab-2p", 5).mu
 
 
