@@ -26,15 +26,31 @@ from core import ismcts, registry
 ADAPTERS: dict[str, str] = {entry.name: entry.search for entry in registry.GAMES}
 ALGORITHMS = ismcts.ALGORITHMS
 PLAYOUTS = ismcts.PLAYOUTS
+REWARDS = ismcts.REWARDS
 DEFAULT_ALGORITHM = "ismcts"
 DEFAULT_EXPLORATION = 0.7
 LIMITS = {"iterations": (1, 1_000_000), "time_ms": (1, 60_000), "threads": (1, 64)}
-# Strength levels, the one place that defines them: a level is an algorithm and a number
-# of simulations a decision (flat Monte Carlo below level 3), chosen so that each level
-# beats the one below by a clear margin, as measured by `python -m core.tools.tournament
-# --ladder` (figures in docs/ai.md).  Iteration budgets make a level's play the same on
-# any machine; level 5 takes well under a second a decision on one core.
+# Strength levels, the one place that defines them: a level is an algorithm, a number of
+# simulations a decision (flat Monte Carlo below level 3) and the playouts, chosen so that
+# each level beats the one below in every rating pool (Cup the Crab with 2 and with 3 to 5
+# players, Crabe vs Poulpe), as measured on the rating scale of service.ratings (figures
+# in docs/ai.md, "Strength levels").  Iteration budgets make a level's play the same on
+# any machine; level 5 takes at most about 50 ms of CPU a decision on one core.  Levels 3
+# to 5 play the rules-of-thumb playouts since issue 31 (at equal CPU time they beat the
+# random ones at every table size) and back up rank rewards (with 3 to 5 players the
+# rating counts every place of the table, not only the winner's: docs/ai.md).
 LEVELS: dict[int, dict[str, Any]] = {
+    1: {"algorithm": "flat", "iterations": 10},
+    2: {"algorithm": "flat", "iterations": 100},
+    3: {"algorithm": "ismcts", "iterations": 200, "playout": "policy", "reward": "rank"},
+    4: {"algorithm": "ismcts", "iterations": 2_000, "playout": "policy", "reward": "rank"},
+    5: {"algorithm": "ismcts", "iterations": 12_500, "playout": "policy", "reward": "rank"},
+}
+# The levels as they were before issue 31, with the same play: fixed reference players
+# of the rating scale (service.ratings), so that the levels above and the ratings earned
+# against these sit on one scale.  Level 1 and 2 are the same players in both.  The
+# yardstick of tests/ai/test_yardstick.py is the reference level 5.
+REFERENCE_LEVELS: dict[int, dict[str, Any]] = {
     1: {"algorithm": "flat", "iterations": 10},
     2: {"algorithm": "flat", "iterations": 100},
     3: {"algorithm": "ismcts", "iterations": 500},
@@ -74,7 +90,8 @@ def _int_in(name: str, value: object) -> int:
 
 
 def level_budget(level: object) -> dict[str, Any]:
-    """The algorithm and iterations of a strength level; ValueError if it is not one."""
+    """The algorithm, iterations and playouts of a strength level; ValueError if it is
+    not one."""
     if type(level) is not int or level not in LEVELS:
         raise ValueError(f"level must be an integer from {min(LEVELS)} to {max(LEVELS)},"
                          f" got {level!r}")
@@ -82,8 +99,8 @@ def level_budget(level: object) -> dict[str, Any]:
 
 
 def _check(state: Any, seat: object, iterations: object, time_ms: object, algorithm: object,
-           exploration: object, seed: object, threads: object,
-           playout: object = "random") -> None:
+           exploration: object, seed: object, threads: object, playout: object = "random",
+           reward: object = "win") -> None:
     if (iterations is None) == (time_ms is None):
         raise ValueError("give exactly one of level, iterations and time_ms")
     if iterations is not None:
@@ -98,6 +115,8 @@ def _check(state: Any, seat: object, iterations: object, time_ms: object, algori
         raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
     if playout not in PLAYOUTS:
         raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}, got {playout!r}")
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
     if (type(exploration) not in (int, float) or not math.isfinite(exploration)
             or not 0 <= exploration <= 100):
         raise ValueError(f"exploration must be a number from 0 to 100, got {exploration!r}")
@@ -114,33 +133,39 @@ def _check(state: Any, seat: object, iterations: object, time_ms: object, algori
 def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int | None = None,
             time_ms: float | None = None, algorithm: str | None = None,
             exploration: float = DEFAULT_EXPLORATION, seed: int = 0, threads: int = 1,
-            history: list[dict[str, Any]] | None = None,
-            playout: str = "random") -> dict[str, Any]:
+            history: list[dict[str, Any]] | None = None, playout: str | None = None,
+            reward: str | None = None) -> dict[str, Any]:
     """The move the AI suggests for `seat`, with its root statistics.
 
-    Exactly one budget: a strength level (1 to 5, see LEVELS: it sets the algorithm and
-    the iterations), iterations (1 to 1,000,000 simulations in all, shared among the
+    Exactly one budget: a strength level (1 to 5, see LEVELS: it sets the algorithm, the
+    iterations and the playouts), iterations (1 to 1,000,000 simulations in all, shared among the
     threads) or time_ms (1 to 60,000, wall clock for every thread).  threads > 1 searches
     one tree per thread and sums their root statistics.  seed makes an iteration-budget
     search repeatable.  history, the game's moves from the start as logged
     ([{"seat": s, "move": m}, ...], hidden selections allowed), lets the determinizer use
     what the seat learnt beyond its current view (in Cup the Crab, what a discard of
-    this round proved about the discarder's hand; see docs/ai.md).  playout "policy"
-    plays the playouts by the game's rules of thumb (docs/ai.md, "Variants of the
-    search"); the default, "random", is today's search.
+    this round proved about the discarder's hand; see docs/ai.md).  playout ("random" or
+    "policy": the game's rules of thumb) and reward ("win" or "rank": the table's order
+    counts too) choose the search's variant (docs/ai.md); a level sets them, and without
+    one the defaults, "random" and "win", are the search as it was before issue 31
+    (REFERENCE_LEVELS).
     ValueError for a bad parameter or a seat that may not act, NotImplementedError for
     a game without an AI.
     """
     adapter = _adapter(getattr(state, "game", None))
     if level is not None:
-        if iterations is not None or time_ms is not None or algorithm is not None:
+        if (iterations is not None or time_ms is not None or algorithm is not None
+                or playout is not None or reward is not None):
             raise ValueError("give exactly one of level, iterations and time_ms"
-                             " (a level sets the algorithm too)")
+                             " (a level sets the algorithm and the variant too)")
         budget = level_budget(level)
         iterations, algorithm = budget["iterations"], budget["algorithm"]
+        playout, reward = budget.get("playout"), budget.get("reward")
     algorithm = DEFAULT_ALGORITHM if algorithm is None else algorithm
+    playout = "random" if playout is None else playout
+    reward = "win" if reward is None else reward
     _check(state, seat, iterations, time_ms, algorithm, exploration, seed, threads,
-           playout)
+           playout, reward)
     info = adapter.info(state, seat, history)
     legal = state.legal_actions(seat)
     if len(legal) == 1:
@@ -153,7 +178,7 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
                         info, iterations=iterations or 0,
                         time_ms=time_ms or 0, algorithm=algorithm,
                         exploration=float(exploration), seed=seed, threads=threads,
-                        playout=playout)
+                        playout=playout, reward=reward)
     order = sorted(range(len(out["actions"])),
                    key=lambda i: (-out["visits"][i], out["actions"][i]))
     seconds = out["seconds"]
@@ -174,7 +199,7 @@ EVALUATE_ITERATIONS = 2_000     # default playouts of evaluate(): see docs/ai.md
 # `python -m core.tools.calibrate --raw --seed 2000000 --save F; ... --fit F` (docs/ai.md).
 SHRINK: dict[tuple[str, int], float] = {
     ("cup-the-crab", 2): 0.032, ("cup-the-crab", 3): 0.087, ("cup-the-crab", 4): 0.115,
-    ("cup-the-crab", 5): 0.216, ("crabe-vs-poulpe", 2): 0.0,
+    ("cup-the-crab", 5): 0.216, ("crabe-vs-poulpe", 2): 0.170,
 }
 
 

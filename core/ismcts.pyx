@@ -27,7 +27,8 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_THREAD_C
 from cpython.pycapsule cimport PyCapsule_GetPointer
 
 from core.rng cimport Rng, rng_next, rng_seed, rng_below
-from core.vtable cimport GameVTable, VTABLE_CAPSULE, VT_MAX_PLAYERS, vt_playout_fn
+from core.vtable cimport (GameVTable, VTABLE_CAPSULE, VT_MAX_PLAYERS, vt_playout_fn,
+                         vt_rewards_fn)
 
 
 cdef extern from "<pthread.h>" nogil:
@@ -39,6 +40,9 @@ cdef extern from "<pthread.h>" nogil:
 ALGORITHMS = ("ismcts", "flat")
 # Playouts: uniformly random moves, or the game's rules of thumb (vtable.policy_playout).
 PLAYOUTS = ("random", "policy")
+# Rewards backed up: the victory share (vtable.rewards), or one that keeps the table's
+# order too (vtable.rank_rewards: the same with two players).
+REWARDS = ("win", "rank")
 
 cdef enum:
     ALG_ISMCTS = 0
@@ -84,6 +88,7 @@ ctypedef struct Worker:
     int observer
     int algorithm
     vt_playout_fn playout       # vt.playout or vt.policy_playout
+    vt_rewards_fn rewards       # vt.rewards or vt.rank_rewards
     double c                    # exploration constant
     long budget                 # iterations to run (0: run until the deadline)
     double deadline             # CLOCK_MONOTONIC seconds (0: no deadline)
@@ -210,7 +215,7 @@ cdef void _iterate_ismcts(Worker* w) noexcept nogil:
         depth += 1
         w.path[depth] = node
     w.playout(w.work, &w.rng)
-    vt.rewards(w.work, w.reward)
+    w.rewards(w.work, w.reward)
     nodes = w.nodes
     nodes[0].visits += 1
     for i in range(1, depth + 1):
@@ -238,7 +243,7 @@ cdef void _iterate_flat(Worker* w) noexcept nogil:
             pick = action
     vt.apply_action(w.work, actor, pick)
     w.playout(w.work, &w.rng)
-    vt.rewards(w.work, w.reward)
+    w.rewards(w.work, w.reward)
     w.flat_visits[pick] += 1
     w.flat_reward[pick] += w.reward[actor]
 
@@ -344,12 +349,13 @@ cdef void _check_position(const GameVTable* vt, bytes state, object info, bytes 
 
 def search(object vtable, bytes state, int observer, info=None, *, long iterations=0,
            double time_ms=0, str algorithm="ismcts", double exploration=0.7,
-           unsigned long long seed=0, int threads=1, str playout="random") -> dict:
+           unsigned long long seed=0, int threads=1, str playout="random",
+           str reward="win") -> dict:
     """Searches the observer's move in `state` (the game's C state as bytes).
 
     Exactly one of iterations (in all, shared out among the threads) and time_ms (for
-    every thread) is positive.  playout picks the playouts (PLAYOUTS); the default is the
-    search as it was first written.  Returns the root statistics
+    every thread) is positive.  playout and reward pick the variant (PLAYOUTS, REWARDS);
+    the defaults are the search as it was first written.  Returns the root statistics
     summed over the threads: {"best", "actions", "visits", "rewards", "simulations",
     "seconds", "cpu_seconds", "nodes", "threads"}, where rewards are sums of the
     observer's rewards and "best" is the most visited move (ISMCTS) or the best mean
@@ -367,6 +373,8 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
         raise ValueError(f"algorithm must be one of {ALGORITHMS}, got {algorithm!r}")
     alg = ALG_ISMCTS if algorithm == "ismcts" else ALG_FLAT
     _check_position(vt, state, info, info_bytes, playout)
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
     if (iterations > 0) == (time_ms > 0) or iterations < 0 or time_ms < 0:
         raise ValueError("give exactly one of iterations and time_ms, positive")
     if threads < 1:
@@ -386,6 +394,7 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
             w.observer = observer
             w.algorithm = alg
             w.playout = vt.policy_playout if playout == "policy" else vt.playout
+            w.rewards = vt.rank_rewards if reward == "rank" else vt.rewards
             w.c = exploration
             w.budget = iterations // threads + (t < iterations % threads) if iterations else 0
             rng_seed(&w.rng, rng_next(&master))

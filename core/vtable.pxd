@@ -79,6 +79,9 @@ ctypedef struct GameVTable:
     vt_determinize_fn determinize
     vt_playout_fn playout
     vt_playout_fn policy_playout
+    # Rewards in [0, 1] that keep the order of the table, not only who won (see
+    # core/games/cupcrab/search.pyx); with two players the same as `rewards`.
+    vt_rewards_fn rank_rewards
     vt_deal_fn deal
     vt_decider_fn decider
     vt_observation_size_fn observation_size

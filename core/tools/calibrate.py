@@ -106,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m core.tools.calibrate", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=100, help="games per pool")
+    parser.add_argument("--game", help="only this game's pools (a game's rule of thumb changed)")
     parser.add_argument("--level", type=int, default=3, help="the AI level of every seat")
     parser.add_argument("--every", type=int, default=4, help="evaluate every n-th decision")
     parser.add_argument("--iterations", type=int, default=core.ai.EVALUATE_ITERATIONS)
@@ -129,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     try:
         for game, players in POOLS:
+            if args.game and game != args.game:
+                continue
             work = [(game, players, args.level, args.every, args.iterations, args.raw,
                      args.seed + i)
                     for i in range(args.games)]

@@ -177,7 +177,8 @@ def print_table(game: str, players: int, matches: list[Match], ratings: dict[int
     for m in matches:
         low, high = m.ci95
         budget = core.ai.LEVELS[m.level]
-        print(f"| {m.level} | {budget['algorithm']} {budget['iterations']:,} | level"
+        print(f"| {m.level} | {budget['algorithm']} {budget['iterations']:,}"
+              f"{', ' + budget['playout'] + ' playouts' if 'playout' in budget else ''} | level"
               f" {m.opponent} | {m.games} | {m.win_rate:.1%} | {low:.1%} to {high:.1%} |"
               f" {ratings[m.level]:+.0f} |")
     print(f"| 1 | {core.ai.LEVELS[1]['algorithm']} {core.ai.LEVELS[1]['iterations']:,} |"

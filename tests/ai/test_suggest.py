@@ -138,7 +138,8 @@ BAD = [
     ({"level": 0}, "level must be an integer from 1 to 5"),
     ({"level": 3.0}, "level must be an integer from 1 to 5"),
     ({"level": 3, "iterations": 10}, "exactly one of level, iterations and time_ms"),
-    ({"level": 3, "algorithm": "flat"}, "a level sets the algorithm too"),
+    ({"level": 3, "algorithm": "flat"}, "a level sets the algorithm and the variant too"),
+    ({"level": 3, "playout": "random"}, "a level sets the algorithm and the variant too"),
 ]
 
 

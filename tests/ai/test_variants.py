@@ -1,4 +1,4 @@
-"""The search's variant (policy playouts) and the judge, core.ai.evaluate:
+"""The search's variants (policy playouts, rank rewards) and the judge, core.ai.evaluate:
 legal, repeatable, honest (twins get the same answers), strict about their parameters."""
 
 import pytest
@@ -10,7 +10,7 @@ from tests.ai.cvp_twins import view_twin
 from tests.ai.positions import GAME, hidden_twin, random_position
 from tests.ai.test_cvp_ai import history, positions
 
-VARIANTS = [{"playout": "policy"}]
+VARIANTS = [{"playout": "policy"}, {"reward": "rank"}, {"playout": "policy", "reward": "rank"}]
 
 
 def _strip(out):
@@ -36,16 +36,50 @@ def test_cup_the_crab_twins_get_the_same_suggestion_with_every_variant(seed, var
     assert _strip(a) == _strip(b)
 
 
+@pytest.mark.parametrize("algorithm", ["ismcts", "flat"])
 @pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("seed", range(3))
-def test_crabe_vs_poulpe_twins_get_the_same_suggestion_with_every_variant(seed, variant):
-    state, log = positions(1, stop="turn", seed0=900 + 10 * seed)[0]
+@pytest.mark.parametrize("stop", ["turn", "response", "pincer", "mimic", "offer", "heal"])
+def test_crabe_vs_poulpe_twins_get_the_same_suggestion_with_every_variant(stop, variant,
+                                                                         algorithm):
+    # Every kind of decision the rule of thumb makes, the Pincer and the Mimic included
+    # (the seat sees the opponent's hand then, so a twin keeps that hand).
+    compared = 0
+    for k, (state, log) in enumerate(positions(3, stop=stop, seed0=900 + 7 * len(stop))):
+        seat = state.to_move[0]
+        twin = next((t for t in (view_twin(state, seat, k + j) for j in range(20))
+                     if t.snapshot() != state.snapshot()), None)
+        if twin is None:        # nothing left unseen (a late Pincer: no draw piles)
+            continue
+        a = core.ai.suggest(state, seat, iterations=300, seed=k, algorithm=algorithm, **variant)
+        b = core.ai.suggest(twin, seat, iterations=300, seed=k, algorithm=algorithm, **variant)
+        assert _strip(a) == _strip(b)
+        compared += 1
+    assert compared
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("seed", range(4))
+def test_crabe_vs_poulpe_twins_the_history_allows_get_the_same_suggestion_with_every_variant(
+        seed, variant):
+    state, log = positions(1, seed0=1700 + 11 * seed)[0]
     seat = state.to_move[0]
-    twin = next(t for t in (view_twin(state, seat, seed + k) for k in range(20))
-                if t.snapshot() != state.snapshot())
-    a = core.ai.suggest(state, seat, iterations=300, seed=seed, **variant)
-    b = core.ai.suggest(twin, seat, iterations=300, seed=seed, **variant)
+    seen = history(state, log, seat)
+    info = cvp_search.info(state, seat, seen)
+    twin = next(t for t in (cvp_search.determinize(state, seat, info, seed=100 + k, strict=True)
+                            for k in range(30)) if t.snapshot() != state.snapshot())
+    a = core.ai.suggest(state, seat, iterations=300, seed=seed, history=seen, **variant)
+    b = core.ai.suggest(twin, seat, iterations=300, seed=seed, history=seen, **variant)
     assert _strip(a) == _strip(b)
+
+
+@pytest.mark.parametrize("game, players", [("cup-the-crab", 2), ("crabe-vs-poulpe", 2)])
+def test_the_policy_playouts_are_the_game_s_rules_of_thumb_not_its_random_ones(game, players):
+    # Both games have a rule of thumb now: the same search with either playout differs.
+    state = core.new_game(game, players, seed=5)
+    seat = state.to_move[0]
+    a = core.ai.suggest(state, seat, iterations=400, seed=2, playout="policy")
+    b = core.ai.suggest(state, seat, iterations=400, seed=2)
+    assert _strip(a)["stats"] != _strip(b)["stats"]
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -110,7 +144,8 @@ def test_the_same_seed_repeats_an_evaluation_and_another_seed_samples_again():
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"playout": "greedy"}, "playout must be one of random, policy"),
-    ({"playout": None}, "playout must be one of random, policy"),
+    ({"playout": 7}, "playout must be one of random, policy"),
+    ({"reward": "score"}, "reward must be one of win, rank"),
 ])
 def test_an_unknown_variant_is_refused_by_name(kwargs, message):
     state = core.new_game(GAME, 3, seed=1)

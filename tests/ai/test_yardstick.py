@@ -1,7 +1,8 @@
-"""Today's search stays reachable as the yardstick (issue 31): level 5, that is
-suggest(algorithm="ismcts", iterations=12500), plays exactly as it did before the search
-gained its variants.  The moves and visit counts below were recorded with the core at
-1ac4f8f (before the variants), on the same positions and seeds."""
+"""Today's search stays reachable as the yardstick (issue 31): the level 5 of before issue
+31, that is suggest(algorithm="ismcts", iterations=12500) (core.ai.REFERENCE_LEVELS[5]),
+plays exactly as it did before the search gained its variants.  The moves and visit
+counts below were recorded with the core at 1ac4f8f (before the variants), on the same
+positions and seeds."""
 
 import random
 
@@ -54,8 +55,8 @@ def test_level_5_plays_exactly_as_before_the_search_gained_variants(game, positi
                                                                      seed, action, visits):
     state = (random_position(position, players) if game == "cc" else cvp_position(position))
     seat = state.to_move[0]
-    for out in (core.ai.suggest(state, seat, level=5, seed=seed),
+    for out in (core.ai.suggest(state, seat, seed=seed, **core.ai.REFERENCE_LEVELS[5]),
                 core.ai.suggest(state, seat, algorithm="ismcts", iterations=12_500, seed=seed,
-                                playout="random")):
+                                playout="random", reward="win")):
         assert out["action"] == action
         assert tuple(row["visits"] for row in out["stats"][:3]) == visits

@@ -11,6 +11,7 @@ import httpx
 import pytest
 import redis
 
+import core.ai
 from tests.service.play import auth
 from tests.service.servers import PrivateRedis, Server, server, wait_until
 from tests.service.test_api_players import new_player
@@ -90,7 +91,8 @@ def test_every_route_refuses_an_ai_level_over_the_cap_and_creates_nothing(
                        challenge={"opponents": ["ai-3"]},
                        series={"contestants": ["ai-1", "ai-3"]})
     refused(responses[0], "budget-refused",
-            "level 3 needs 500 iterations, over this server's cap of 100")
+            f"level 3 needs {core.ai.LEVELS[3]['iterations']} iterations, over this server's"
+            " cap of 100")
     for response in responses[1:]:
         refused(response, "budget-refused", LEVEL)
     assert made(store, limited) == before

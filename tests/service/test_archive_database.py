@@ -12,13 +12,15 @@ from sqlalchemy import func, select
 
 from service.archive.storage import Archive, ArchivedGame, ExportFilter
 from service.arena.storage import SeriesBook, SeriesGame, SeriesRow
+from service.players.ratings import model
+from service.players.standings import Ledger, Outcome
 from service.sql.database import (
     Database,
     DatabaseRefused,
     DatabaseUnavailable,
     SchemaMismatch,
 )
-from service.sql.schema import rating_changes
+from service.sql.schema import rating_changes, standings
 from tests.databases import TestDatabase, migrate
 
 
@@ -207,3 +209,63 @@ def test_a_game_set_aside_is_listed_and_archived_by_a_retry_once_the_database_ta
     assert [(r.id, r.attempts, r.refused_ms) for r in left] == [("contract-42", 3, 3_000)]
     assert archived == game(41, 60)
     assert aside == replace(game(42, 70), reason=None)  # still read back, from where it waits
+
+
+def rated_game(number: int, game_name: str, seats: list[str], ranks: list[int]) -> ArchivedGame:
+    document = json.dumps({
+        "id": f"rated-{number}", "game": game_name, "players": len(seats), "rated": True,
+        "seats": [{"seat": seat, "player": who} for seat, who in enumerate(seats)],
+        "result": {"ranking": [{"seat": seat, "rank": rank} for seat, rank in enumerate(ranks)]}})
+    return replace(game(number, 50 + number, game_name), id=f"rated-{number}", players=len(seats),
+                   document=document)
+
+
+def test_rebuild_ratings_moves_an_archive_rated_with_the_anchors_before_issue_31_to_the_new(
+        url, tmp_path, monkeypatch):
+    """anchors.json keeps the levels' skills of before issue 31 as each pool's
+    "references": an archive rated while those were the levels' anchors moves to the new
+    anchors with rebuild-ratings --write (the AI levels at their new skill, every player
+    rated again against it), and the next rebuild finds nothing left to change."""
+    shipped = json.loads(model.ANCHORS.read_text())
+    before = {"pools": {name: {**found, "levels": found["references"]}
+                        for name, found in shipped["pools"].items()}}
+    old = tmp_path / "anchors-before-issue-31.json"
+    old.write_text(json.dumps(before))
+    archived = [rated_game(1, "cup-the-crab", ["p-ann", "ai-5"], [1, 2]),
+                rated_game(2, "cup-the-crab", ["ai-3", "p-ann", "ai-4", "p-bob"], [2, 1, 3, 4]),
+                rated_game(3, "crabe-vs-poulpe", ["ai-4", "p-bob"], [1, 2])]
+    monkeypatch.setattr(model, "ANCHORS", old)
+    model.pools.cache_clear()
+    run(url, lambda archive: archive.write(archived))
+    monkeypatch.undo()
+    model.pools.cache_clear()
+
+    async def rebuilt(archive, write=False):
+        return await archive.rebuild_ratings(write)
+
+    replayed, differed = run(url, rebuilt)
+    assert differed > 0           # the players, and the levels whose anchor moved
+    assert run(url, lambda archive: rebuilt(archive, True)) == (replayed, differed)
+    assert run(url, rebuilt) == (replayed, 0)
+    ledger = Ledger({})           # the new anchors from the start: what the rebuild gives
+    for order, record in enumerate(archived, 1):
+        found = json.loads(record.document)
+        ledger.rate(Outcome(record.id, record.game, record.players, record.ended_ms, True,
+                            [seat["player"] for seat in found["seats"]],
+                            [place["rank"] for place in found["result"]["ranking"]]), order)
+
+    async def standing(archive, player, pool):
+        return await archive.database.run(lambda conn: _standing_of(conn, player, pool))
+
+    for player, pool in (("p-ann", "cup-the-crab-2p"), ("p-ann", "cup-the-crab-3-5p"),
+                         ("p-bob", "crabe-vs-poulpe"), ("ai-5", "cup-the-crab-2p")):
+        expected = ledger.get(player, pool)
+        found = run(url, lambda archive, who=player, where=pool: standing(archive, who, where))
+        assert found == (expected.mu, expected.sigma)
+    assert ledger.get("ai-5", "cup-the-crab-2p").mu == model.anchor("cup-the-crab-2p", 5).mu
+
+
+async def _standing_of(conn, player, pool):
+    row = (await conn.execute(select(standings.c.mu, standings.c.sigma).where(
+        (standings.c.player_id == player) & (standings.c.pool == pool)))).one()
+    return row.mu, row.sigma

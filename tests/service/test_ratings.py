@@ -6,6 +6,7 @@ import json
 from openskill.models import PlackettLuce
 
 import core
+import core.ai
 from service.players import ratings
 from service.players.standings import Ledger, Outcome
 
@@ -76,3 +77,25 @@ def test_a_record_is_rated_only_when_asked_and_every_seat_is_a_player():
     document["seats"][1]["player"] = "ai-2"
     found = Outcome.of("g", 0, json.dumps(document))
     assert found.rated is True and found.ranks == [1, 2] and found.seats == ["p_a", "ai-2"]
+
+
+def test_the_levels_of_before_issue_31_stay_in_the_anchors_as_the_fixed_references():
+    """anchors.json keeps the references the levels were rated against (docs/players.md):
+    the levels that play as before take their reference's skill, the others their own."""
+    found = json.loads(ratings.model.ANCHORS.read_text())["pools"]
+    for pool in found.values():
+        for level in range(1, 6):
+            same = core.ai.LEVELS[level] == core.ai.REFERENCE_LEVELS[level]
+            assert (pool["levels"][str(level)] == pool["references"][str(level)]) == same
+
+
+def test_the_calibration_against_the_references_plays_each_changed_level_and_only_those():
+    from service.players.ratings import calibrate
+    assert calibrate.CHANGED == (3, 4, 5)
+    for game in calibrate.TABLES:
+        work = calibrate.reference_schedule(game)
+        assert len({seed for _, _, seed in work}) == len(work)  # every game its own deal
+        for _, seating, _ in work:
+            assert any(who.startswith("level-") for who in seating)
+            assert all(who.startswith("ref-") or int(who[6:]) in calibrate.CHANGED
+                       for who in seating)

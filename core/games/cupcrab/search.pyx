@@ -84,6 +84,28 @@ cdef void _policy_playout(void* s, Rng* rng) noexcept nogil:
     cc_policy_playout(<CCState*>s, rng)
 
 
+cdef void _rank_rewards(const void* s, double* out) noexcept nogil:
+    """Half the victory share, half the share of the other seats this seat finished above
+    (a tie with one counts half): with 3 to 5 players a second place is worth more than a
+    last one, so the search keeps fighting in a game it is unlikely to win.  With two
+    players it equals _rewards."""
+    cdef const CCState* st = <const CCState*>s
+    cdef int keys[CC_MAX_PLAYERS]
+    cdef int seat, other, kind
+    cdef double above
+    _rewards(s, out)
+    for seat in range(st.players):
+        keys[seat] = st.seats[seat].score * 128      # then most Cups (C9): 70 in all
+        for kind in range(CC_CUP_KINDS):
+            keys[seat] += st.seats[seat].score_pile[kind]
+    for seat in range(st.players):
+        above = 0
+        for other in range(st.players):
+            if other != seat:
+                above += (keys[seat] > keys[other]) + 0.5 * (keys[seat] == keys[other])
+        out[seat] = 0.5 * out[seat] + 0.5 * above / (st.players - 1)
+
+
 # -- the batched vector -------------------------------------------------------------
 
 cdef void _deal(void* s, const void* like, int first_player, Rng* rng) noexcept nogil:
@@ -124,6 +146,7 @@ VTABLE.hidden = _hidden
 VTABLE.determinize = _determinize
 VTABLE.playout = _playout
 VTABLE.policy_playout = _policy_playout
+VTABLE.rank_rewards = _rank_rewards
 VTABLE.deal = _deal
 VTABLE.decider = _decider
 VTABLE.observation_size = cc_observation_size

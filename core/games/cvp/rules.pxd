@@ -106,4 +106,5 @@ cdef int cvp_legal_actions(const CvpState* s, int seat, uint16_t* out) noexcept 
 cdef bint cvp_is_legal(const CvpState* s, int seat, int action) noexcept nogil
 cdef void cvp_apply_action(CvpState* s, int seat, int action) noexcept nogil
 cdef int cvp_random_playout(CvpState* s, Rng* rng) noexcept nogil
+cdef int cvp_policy_playout(CvpState* s, Rng* rng) noexcept nogil
 cdef CvpState* cvp_state_of(object state) except NULL   # the C state inside a CrabeVsPoulpeState

@@ -23,7 +23,7 @@ from core.games.cvp.rules cimport (CvpState, CVP_PLAYERS, CVP_FACES, CVP_KINDS,
                                    CVP_MAX_CARDS, CVP_MAX_LEGAL, CVP_N_ACTIONS, PH_OVER,
                                    PH_PINCER, PH_MIMIC, PH_SEARCH, PH_HEAL, PH_DISCARD,
                                    cvp_apply_action, cvp_deal, cvp_legal_actions,
-                                   cvp_random_playout, cvp_state_of)
+                                   cvp_policy_playout, cvp_random_playout, cvp_state_of)
 from core.games.cvp.observation cimport (CvpMemory, CVP_OBSERVATION_SIZE, cvpm_record,
                                          cvpm_reset, cvp_write_observation)
 from core.vtable cimport GameVTable, VTABLE_CAPSULE
@@ -242,6 +242,10 @@ cdef void _playout(void* s, Rng* rng) noexcept nogil:
     cvp_random_playout(<CvpState*>s, rng)
 
 
+cdef void _policy_playout(void* s, Rng* rng) noexcept nogil:
+    cvp_policy_playout(<CvpState*>s, rng)
+
+
 cdef void _rewards(const void* s, double* out) noexcept nogil:
     """1 for the winner (the first seat without cards, ruling P6), 0 for the other."""
     cdef int winner = (<const CvpState*>s).winner
@@ -297,7 +301,8 @@ VTABLE.actor = _actor
 VTABLE.hidden = _hidden
 VTABLE.determinize = _determinize
 VTABLE.playout = _playout
-VTABLE.policy_playout = _playout     # no rules of thumb for Crabe vs Poulpe yet
+VTABLE.policy_playout = _policy_playout
+VTABLE.rank_rewards = _rewards       # two players: the winner's rank is the reward
 VTABLE.deal = _deal_like
 VTABLE.decider = _decider
 VTABLE.observation_size = _observation_size

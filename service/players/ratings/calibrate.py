@@ -1,6 +1,7 @@
 """The AI levels' fixed ratings, computed once from games between the levels.
 
     python -m service.players.ratings.calibrate [--rounds 6] [--jobs 2] [--write]
+    python -m service.players.ratings.calibrate --against-references [--jobs 2] [--write]
 
 Plays seeded games between the five levels of core.ai (every pair with 2 players, every
 set of distinct levels with 3 to 5, seats rotated), rates them in order through the
@@ -11,6 +12,18 @@ two fits disagree, ratings are kept apart: one rating pool for 2 players, one fo
 --write stores the pools and the levels' skills in each in
 service/players/ratings/anchors.json, which the service reads and never changes. Every
 game is seeded: a run repeats exactly.
+
+    python -m service.players.ratings.calibrate --against-references --save F
+    python -m service.players.ratings.calibrate --against-references --replay F --write
+
+--against-references puts redefined levels on the scale that is already there: the
+levels as they were before issue 31 (core.ai.REFERENCE_LEVELS) are fixed players at the
+skills anchors.json gives them (its "references", or its "levels" while it has none), and
+only the levels whose play changed learn, in the same pools, from games against the
+references and then among themselves with references at the table (`reference_schedule`).
+A level whose play did not change is its reference and takes its skill. --write stores
+the levels' skills and keeps the references beside them, so that a later recalibration
+starts from the same scale.
 """
 
 import argparse
@@ -23,11 +36,16 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import core
+import core.ai
 from core.tools import ladder
 from service.players.ratings.model import ANCHORS, DEFAULT, Skill, rated
 
 LEVELS = (1, 2, 3, 4, 5)
 TABLES = core.PLAYERS  # each game's table sizes, as the registry gives them
+# Players of --against-references: "ref-N" is core.ai.REFERENCE_LEVELS[N], "level-N" is
+# core.ai.LEVELS[N]; only the levels that differ from their reference are played.
+CHANGED = tuple(level for level in LEVELS
+                if core.ai.LEVELS[level] != core.ai.REFERENCE_LEVELS[level])
 
 
 def schedule(game: str, rounds: int) -> list[tuple[str, tuple[int, ...], int]]:
@@ -119,12 +137,121 @@ def table(title: str, fits: dict[str, dict[int, Skill]]) -> None:
         print(f"| {level} | " + " | ".join(cells) + " |")
 
 
+def reference_schedule(game: str) -> list[tuple[str, tuple[str, ...], int]]:
+    """(game, players by seat, seed) of --against-references, in the order they are rated:
+    first each changed level against the references (with 2 players each reference 8
+    times, seats alternated; with 3 to 5, every set of references that fills the table,
+    the level taking every seat once), then the changed levels among themselves (with 2
+    players each pair 16 times; with 3, two or all three of them with references, and
+    with 4 and 5 all three of them with every set of references that fills the table)."""
+    def against(players: int) -> list[tuple[str, ...]]:
+        return [(f"level-{level}",) + tuple(f"ref-{r}" for r in refs) for level in CHANGED
+                for refs in itertools.combinations(LEVELS, players - 1)]
+
+    def among(players: int) -> list[tuple[str, ...]]:
+        sizes = (2,) if players == 2 else (2, 3) if players == 3 else (len(CHANGED),)
+        return [tuple(f"level-{n}" for n in news) + tuple(f"ref-{r}" for r in refs)
+                for k in sizes for news in itertools.combinations(CHANGED, k)
+                for refs in itertools.combinations(LEVELS, players - k)]
+
+    two, more = [n for n in TABLES[game] if n == 2], [n for n in TABLES[game] if n > 2]
+    return (_seeded(game, two, against, 8, 50_000) + _seeded(game, more, against, 0, 50_000)
+            + _seeded(game, two, among, 16, 70_000) + _seeded(game, more, among, 0, 70_000))
+
+
+def _seeded(game: str, tables: list[int], groups, turns: int, base: int
+            ) -> list[tuple[str, tuple[str, ...], int]]:
+    """Every group of every table size `turns` times (0: once per seat), its seats turned
+    one further every time; game i of the list is dealt with seed base * players + i."""
+    work: list[tuple[str, tuple[str, ...], int]] = []
+    for players in tables:
+        for group in groups(players):
+            for turn in range(turns or players):
+                shift = turn % players
+                work.append((game, group[shift:] + group[:shift], base * players + len(work)))
+    return work
+
+
+def _reference_ranks(args: tuple[str, tuple[str, ...], int]) -> list[int]:
+    game, seating, seed = args
+    budgets = [(core.ai.REFERENCE_LEVELS if who.startswith("ref") else core.ai.LEVELS)
+               [int(who.split("-")[1])] for who in seating]
+    result = ladder.played(game, budgets, seed).result()
+    ranks = [0] * len(seating)
+    for place in result["ranking"]:
+        ranks[place["seat"]] = place["rank"]
+    return ranks
+
+
+def fit_pool(found: dict[str, Any], results: list[tuple[tuple[str, ...], list[int]]]) -> None:
+    """A pool of anchors.json refitted from --against-references games (players by seat,
+    ranks), rated in order: the references fixed, the changed levels learning from
+    OpenSkill's default skill; its "levels" replaced, its "references" kept."""
+    references = found.get("references", found["levels"])
+    skills = {f"ref-{level}": Skill(**skill) for level, skill in references.items()}
+    for seating, ranks in results:
+        if len(seating) in found["players"]:
+            after = rated([skills.get(who, DEFAULT) for who in seating], ranks,
+                          [who.startswith("ref") for who in seating])
+            skills.update(zip(seating, after))
+    found["references"] = references
+    found["levels"] = {str(level): vars(skills.get(f"level-{level}", skills[f"ref-{level}"]))
+                       for level in LEVELS}
+
+
+def against_references(jobs: int, write: bool, save: str | None, replay: str | None) -> int:
+    """--against-references: plays reference_schedule (or reads its results from a --save
+    file, `replay`), fits every pool, prints it and with write stores it."""
+    known = json.loads(ANCHORS.read_text())
+    pools = known["pools"]
+    saved = {}
+    if replay:
+        with open(replay) as lines:
+            saved = {(g, tuple(seating), seed): ranks
+                     for g, seating, seed, ranks in map(json.loads, lines)}
+    with ProcessPoolExecutor(jobs) as workers:
+        for game in TABLES:
+            work = reference_schedule(game)
+            started, results = time.perf_counter(), []
+            if replay:
+                results = [(seating, saved[g, seating, seed]) for g, seating, seed in work]
+            for done, ranks in enumerate(() if replay else workers.map(_reference_ranks, work), 1):
+                results.append((work[done - 1][1], ranks))
+                sys.stderr.write(f"\r  {game}: {done}/{len(work)} games,"
+                                 f" {time.perf_counter() - started:.0f} s   ")
+                if save:
+                    with open(save, "a") as out:
+                        out.write(json.dumps([*work[done - 1][:2], work[done - 1][2], ranks]) + "\n")
+            sys.stderr.write("\n")
+            for name, found in pools.items():
+                if found["game"] == game:
+                    fit_pool(found, results)
+                    print(f"\n{name}: {sum(len(s) in found['players'] for s, _ in results)}"
+                          " games\n\n| level | mu, sigma | reference mu, sigma |\n|---|---|---|")
+                    for level in LEVELS:
+                        now, ref = found["levels"][str(level)], found["references"][str(level)]
+                        print(f"| {level} | {now['mu']:.2f}, {now['sigma']:.2f} |"
+                              f" {ref['mu']:.2f}, {ref['sigma']:.2f} |")
+    if write:
+        ANCHORS.write_text(json.dumps(known, indent=1) + "\n")
+        print(f"wrote {ANCHORS}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=6, help="games per group of levels")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--write", action="store_true", help="store the skills in anchors.json")
+    parser.add_argument("--against-references", action="store_true",
+                        help="fit the changed levels against the fixed references")
+    parser.add_argument("--save", help="--against-references: append every game's result"
+                        " to this file, one JSON list a line")
+    parser.add_argument("--replay", help="--against-references: fit from a --save file"
+                        " instead of playing the games again")
     args = parser.parse_args(argv)
+    if args.against_references:
+        return against_references(args.jobs, args.write, args.save, args.replay)
     pools: dict[str, dict[str, Any]] = {}
     report: dict[str, Any] = {}
     with ProcessPoolExecutor(args.jobs) as workers:
