@@ -28,7 +28,10 @@ class Provided:
     clocks (built on sessions and robots) comes after sessions, and a read that takes
     sessions and clocks needs no robots of its own. Each level costs a provider's
     signature check too, which is why it names one object and not every one it is
-    built on."""
+    built on (tests/service/test_parts.py pins a game's reads and moves to one at a
+    time). The routes that take the caller's player (`me`, an SQL lookup of its key)
+    resolve it beside their domain's object: there a task group costs little beside the
+    lookup."""
     value: object
     after: str | None = None
 
