@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 import uvicorn
 
 from service.config import ConfigError, Settings
+from service.replica.exposition import metrics_served
 
 DRAIN_SECONDS = 30  # on SIGTERM, requests in flight get this long to finish
 
@@ -53,11 +54,16 @@ def main(argv: list[str] | None = None) -> None:
     logging.getLogger("service").info(
         "serving on http://%s:%d with %d worker(s), games in %s", settings.host, settings.port,
         settings.workers, _where(settings))
-    uvicorn.run("service.app:create_app", factory=True, host=settings.host, port=settings.port,
-                workers=settings.workers, log_config=LOG_CONFIG, access_log=False,
-                loop="uvloop" if importlib.util.find_spec("uvloop") else "asyncio",
-                http="httptools", proxy_headers=False, server_header=False,
-                timeout_graceful_shutdown=DRAIN_SECONDS)
+    try:
+        with metrics_served(settings):
+            uvicorn.run("service.app:create_app", factory=True, host=settings.host,
+                        port=settings.port, workers=settings.workers, log_config=LOG_CONFIG,
+                        access_log=False,
+                        loop="uvloop" if importlib.util.find_spec("uvloop") else "asyncio",
+                        http="httptools", proxy_headers=False, server_header=False,
+                        timeout_graceful_shutdown=DRAIN_SECONDS)
+    except ConfigError as error:  # the metrics' address cannot be bound
+        sys.exit(f"crab-service: {error}")
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ from service.matchmaking.parts import MatchmakingParts
 from service.parts import Hook, Part, providers
 from service.players.parts import PlayerParts
 from service.replica import debug
-from service.replica.observe import STATS, LateBodies, metrics, observer
+from service.replica.observe import STATS, LateBodies, observer
 from service.replica.parts import ReplicaParts
 from service.reviews.parts import ReviewParts
 from service.sql.database import Database
@@ -69,9 +69,9 @@ def _parts(settings: Settings, store: Store, database: Database) -> list[Part]:
     # (The routes' order is the OpenAPI document's: clients are generated from it.)
     return [games.part(), archived.part(), lobby.part(), events.part(), replica.part(store),
             players.part(), matchmaking.part(), reviews.part(), arena.part(),
-            Part(routes=[metrics,
-                         static_files(SWAGGER_ASSETS, Path(swagger_ui_path), "swagger-assets"),
-                         *play_routes(), *(debug.ROUTES if settings.debug_gc else ())])]
+            Part(routes=[static_files(SWAGGER_ASSETS, Path(swagger_ui_path), "swagger-assets"),
+                         *play_routes(), *(debug.ROUTES if settings.debug_gc else ())],
+                 stop=[STATS.flush])]  # a stopping worker's last requests are counted
 
 
 def _stopping(parts: list[Part], store: Store, database: Database) -> Hook:

@@ -91,6 +91,9 @@ class Settings:
     archive_lag_seconds: int = 60    # ARCHIVE_LAG_SECONDS: /ready says the archive lags past this
     review_level: int = 5            # REVIEW_LEVEL: the AI level that reviews games (docs/ai.md)
     review_lease_seconds: int = 30   # REVIEW_LEASE_SECONDS: a review stalled this long moves on
+    metrics_host: str = "127.0.0.1"  # METRICS_HOST: where /metrics is served, apart from the API
+    metrics_port: int = 0            # METRICS_PORT: its port; 0: no metrics served
+    metrics_token: str = ""          # METRICS_TOKEN: if set, /metrics wants it as a bearer token
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> "Settings":
@@ -127,6 +130,9 @@ class Settings:
             review_level=_int(env, "REVIEW_LEVEL", cls.review_level, 1, 5),
             review_lease_seconds=_int(env, "REVIEW_LEASE_SECONDS", cls.review_lease_seconds,
                                       1, 3600),
+            metrics_host=env.get("METRICS_HOST") or cls.metrics_host,
+            metrics_port=_int(env, "METRICS_PORT", cls.metrics_port, 0, 65535),
+            metrics_token=env.get("METRICS_TOKEN", ""),
         )
         settings.check()
         return settings
@@ -136,6 +142,10 @@ class Settings:
             raise ConfigError(
                 f"{self.workers} workers need REDIS_URL: without Redis each worker would keep"
                 " its own games, invisible to the others. Set REDIS_URL or use 1 worker.")
+        if self.metrics_port and self.metrics_port == self.port:
+            raise ConfigError(
+                f"METRICS_PORT must differ from PORT ({self.port}): the metrics are kept off"
+                " the API's port, for operators only (docs/configuration.md)")
 
     def as_env(self) -> dict[str, str]:
         """These settings as the environment variables that from_env reads."""
@@ -159,7 +169,9 @@ class Settings:
                "ARCHIVE_RETENTION_DAYS": str(self.archive_retention_days),
                "ARCHIVE_LAG_SECONDS": str(self.archive_lag_seconds),
                "REVIEW_LEVEL": str(self.review_level),
-               "REVIEW_LEASE_SECONDS": str(self.review_lease_seconds)}
+               "REVIEW_LEASE_SECONDS": str(self.review_lease_seconds),
+               "METRICS_HOST": self.metrics_host, "METRICS_PORT": str(self.metrics_port),
+               "METRICS_TOKEN": self.metrics_token}
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url
         return env

@@ -50,13 +50,15 @@ STATS_SECONDS = 1.0      # the outbox's depth and lag are read this often
 PASSES = 2
 
 ARCHIVED = Counter("crab_archive_games_written_total", "Finished games written to the archive")
+# Every worker reads the same outbox: the newest reading is the replica's (a dead worker's
+# is dropped: service/replica/exposition.py).
 OUTBOX_DEPTH = Gauge("crab_archive_outbox_depth", "Finished games waiting for the archive",
-                     multiprocess_mode="max")
+                     multiprocess_mode="livemostrecent")
 REFUSED = Gauge("crab_archive_refused_games", "Finished games the archive's database refused,"
                 " set aside: `python -m service.archive refused` lists them",
-                multiprocess_mode="max")
+                multiprocess_mode="livemostrecent")
 ARCHIVE_LAG = Gauge("crab_archive_lag_seconds", "How long the longest-waiting finished game"
-                    " has waited for the archive", multiprocess_mode="max")
+                    " has waited for the archive", multiprocess_mode="livemostrecent")
 
 
 @dataclass

@@ -43,7 +43,14 @@ log = logging.getLogger("service.events.streams")
 # each other; one further behind (a resumed client) reads the log.
 CACHED_VERSIONS = 32
 
-OPEN_STREAMS = Gauge("crab_event_streams_open", "Event streams open in this worker")
+OPEN_STREAMS = Gauge("crab_event_streams_open", "Event streams open",
+                     multiprocess_mode="livesum")
+# Why streams ended: the game was over, the client went, the worker drained (clients
+# reconnect elsewhere), or an error dropped it (the alert: deploy/prometheus/).
+STREAMS_ENDED = Counter("crab_event_streams_ended", "Event streams ended, by why",
+                        ["reason"])
+ENDED_OVER, ENDED_CLIENT, ENDED_DRAINING, ENDED_ERROR = (
+    STREAMS_ENDED.labels(reason) for reason in ("over", "client", "draining", "error"))
 EVENTS_SENT = Counter("crab_events_sent_total", "Events sent on event streams")
 EVENT_BYTES = Counter("crab_event_bytes_sent", "Bytes of the events sent on event streams,"
                       " by kind: whole game bodies or deltas", ["kind"])
@@ -441,6 +448,7 @@ class Follower:
             feed.add_base(session)  # the next version's delta is from this one
         del session
         self._listen()
+        ended = None
         try:
             if first is not None:
                 event, over = first
@@ -483,8 +491,10 @@ class Follower:
                         await self._waiter
                     finally:
                         self._waiter = None
+            ended = ENDED_OVER if over else ENDED_DRAINING if hub.ending else ENDED_CLIENT
             if not self.gone():  # the end of the body (a client that went needs none)
                 await send(END)
         finally:
+            (ended or ENDED_ERROR).inc()
             self._stop_listening()
             await hub.leave(feed)

@@ -8,6 +8,7 @@ import logging
 
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
+from prometheus_client import Counter
 
 from core import InvalidState
 from service.games.bodies.common import TITLES, Problem
@@ -30,11 +31,17 @@ log = logging.getLogger("service.errors")
 
 MEDIA_TYPE = "application/problem+json"
 
+# Which problem a response was: a 503 may be the store (store-unavailable), the AI's slots
+# (ai-busy) or a stopping worker (draining), which alerts tell apart (deploy/prometheus/).
+PROBLEMS = Counter("crab_http_problems", "Problems (RFC 9457) answered, by type and status",
+                   ["type", "status"])
+
 
 def problem(request: Request, error: ApiError) -> Response[Problem]:
     """The answer to every error: each says its status, type, detail, headers and
     extension members itself."""
     status = error.status
+    PROBLEMS.labels(error.type, str(status)).inc()
     body = Problem(type=f"/problems/{error.type}", title=TITLES.get(status, "Error"),
                    status=status, detail=error.detail(), instance=request.url.path,
                    **error.extensions())

@@ -1,6 +1,7 @@
 """What the replica itself adds: liveness and readiness, the garbage collector's tuning,
-and stopping without dropping anything on SIGTERM. (Its metrics and, with DEBUG_GC=1, the
-collector's report are routes the app serves last: service.app.)"""
+and stopping without dropping anything on SIGTERM. (With DEBUG_GC=1, the collector's
+report is a route the app serves last: service.app. The metrics are served apart from the
+API, by `python -m service` itself: service.replica.exposition.)"""
 
 from dataclasses import dataclass
 

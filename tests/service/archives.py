@@ -60,6 +60,5 @@ def replay_every_archived_game(server: Server) -> int:
 
 def archived_by(server: Server) -> int:
     """How many games server wrote to its archive (its metrics say)."""
-    metrics = httpx.get(f"{server.url}/metrics", timeout=5).text
-    return sum(int(float(line.split()[-1])) for line in metrics.splitlines()
+    return sum(int(float(line.split()[-1])) for line in server.metrics().splitlines()
                if line.startswith("crab_archive_games_written_total "))

@@ -87,6 +87,8 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         full_env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
         full_env.update(UNLIMITED)
+        # Its metrics on a port of their own, as operators run it (a test may say otherwise).
+        full_env["METRICS_PORT"] = str(free_port())
         # Replicas of the suite's Redis archive into the suite's PostgreSQL database, as
         # replicas of one deployment do; any other server into a SQLite file of its own,
         # unless the test names a database.
@@ -95,6 +97,8 @@ class Server:
         full_env["DATABASE_URL"] = shared or f"sqlite:///{self.archive_dir}/archive.sqlite3"
         full_env.update(env)
         self.database_url = full_env["DATABASE_URL"]
+        self.metrics_url = (f"http://127.0.0.1:{full_env['METRICS_PORT']}/metrics"
+                            if full_env["METRICS_PORT"] != "0" else None)
         try:
             self.process = Process(
                 f"`python -m service` on port {self.port}",
@@ -113,6 +117,13 @@ class Server:
 
     def output(self) -> str:
         return self.process.output()
+
+    def metrics(self, headers: dict[str, str] | None = None) -> str:
+        """The replica's metrics, as Prometheus scrapes them (every worker summed)."""
+        assert self.metrics_url, "this server serves no metrics (METRICS_PORT=0)"
+        response = httpx.get(self.metrics_url, headers=headers, timeout=5)
+        response.raise_for_status()
+        return response.text
 
     def stop(self) -> None:
         """Stops the service (SIGTERM, SIGKILL after 10 s) and removes its files; a test

@@ -78,8 +78,8 @@ def exported_ids(client: httpx.Client) -> list[str]:
     return [httpx.Response(200, content=line).json()["id"] for line in response.text.splitlines()]
 
 
-def refused_metric(client: httpx.Client) -> float:
-    [line] = [line for line in client.get("/metrics").text.splitlines()
+def refused_metric(api: Server) -> float:
+    [line] = [line for line in api.metrics().splitlines()
               if line.startswith("crab_archive_refused_games ")]
     return float(line.split()[-1])
 
@@ -97,7 +97,7 @@ def test_a_game_the_database_refuses_is_set_aside_shown_and_archived_by_a_retry(
         archive = client.get("/ready").json()["archive"]
         assert archive["status"] == "refused" and archive["refused"] == 1, archive
         assert "python -m service.archive refused" in archive["detail"]
-        assert refused_metric(client) == 1
+        assert refused_metric(deployment.api) == 1
         assert exported_ids(client) == [taken["id"]]
         assert f"refused game {refused['id']}" in deployment.api.output()
         # Its URL still answers, from where it waits.
@@ -117,5 +117,5 @@ def test_a_game_the_database_refuses_is_set_aside_shown_and_archived_by_a_retry(
         assert sorted(exported_ids(client)) == sorted([refused["id"], taken["id"]])
         archive = client.get("/ready").json()["archive"]
         assert archive["status"] == "ok" and archive["refused"] == 0, archive
-        assert refused_metric(client) == 0
+        assert refused_metric(deployment.api) == 0
         assert "no finished game is set aside" in deployment.command("refused").stdout
