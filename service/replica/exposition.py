@@ -16,6 +16,7 @@ import logging
 import os
 import re
 import shutil
+import signal
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -56,9 +57,13 @@ def metrics_served(settings: Settings) -> Iterator[None]:
     thread.start()
     log.info("metrics on http://%s:%d/metrics%s", settings.metrics_host,
              server.server_address[1], " (bearer token)" if settings.metrics_token else "")
+    # uvicorn, once it has stopped on SIGTERM, raises the signal again for the handler it
+    # found: the default one would end the process before the folder is removed.
+    stopping = signal.signal(signal.SIGTERM, _stopped)
     try:
         yield
     finally:
+        signal.signal(signal.SIGTERM, stopping)
         server.shutdown()
         server.server_close()
         if given:
@@ -66,6 +71,10 @@ def metrics_served(settings: Settings) -> Iterator[None]:
                 os.remove(stale)
         else:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def _stopped(signum: int, frame: object) -> None:
+    raise SystemExit(0)  # stopped as asked: the service drained first (uvicorn)
 
 
 def _server(settings: Settings, folder: str) -> ThreadingHTTPServer:
