@@ -32,7 +32,7 @@ from service.lobby.parts import LobbyParts
 from service.matchmaking.parts import MatchmakingParts
 from service.parts import Hook, Part, providers
 from service.players.parts import PlayerParts
-from service.replica import debug
+from service.replica import debug, tracing
 from service.replica.observe import STATS, LateBodies, observer
 from service.replica.parts import ReplicaParts
 from service.reviews.parts import ReviewParts
@@ -71,7 +71,8 @@ def _parts(settings: Settings, store: Store, database: Database) -> list[Part]:
             players.part(), matchmaking.part(), reviews.part(), arena.part(),
             Part(routes=[static_files(SWAGGER_ASSETS, Path(swagger_ui_path), "swagger-assets"),
                          *play_routes(), *(debug.ROUTES if settings.debug_gc else ())],
-                 stop=[STATS.flush])]  # a stopping worker's last requests are counted
+                 # a stopping worker's last requests are counted, its last spans sent
+                 stop=[STATS.flush, tracing.stop])]
 
 
 def _stopping(parts: list[Part], store: Store, database: Database) -> Hook:
@@ -88,6 +89,7 @@ def _stopping(parts: list[Part], store: Store, database: Database) -> Hook:
 
 def create_app(settings: Settings | None = None, store: Store | None = None) -> Litestar:
     settings = settings or Settings.from_env()
+    tracing.start()  # when the OTEL_* variables ask for it: before the store and database
     store = store or open_store(settings.redis_url, settings.game_ttl)
     database = Database(settings.database_url)
     parts = _parts(settings, store, database)
@@ -108,5 +110,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     if settings.cors_origins:  # around the router, as Litestar's own CORS: every answer has it
         app.asgi_handler = cors(settings.cors_origins)(app.asgi_handler)
     app.asgi_handler = head_as_get(app.asgi_handler)
+    if tracing.on():  # outermost: the server span holds everything else
+        app.asgi_handler = tracing.traced_asgi(app.asgi_handler)
     logging.getLogger("service").setLevel(logging.INFO)
     return app

@@ -32,6 +32,7 @@ from service.games.sessions import Session, Sessions
 from service.http.instants import iso_time
 from service.players.events import PlayerEvents
 from service.players.storage import Players
+from service.replica import tracing
 from service.replica.wakeups import LONGEST_SECONDS
 from service.sql.database import DatabaseRefused, DatabaseUnavailable
 from service.store import FinishedGame, GameRecords, StoreUnavailable, keys
@@ -262,7 +263,8 @@ class ArchiveWriter:
                     now - entry.ended_ms / 1000 > GRACE_SECONDS:
                 settled.append(entry)  # a commit that lost its race or failed
             # else its commit may still land: the lease brings the entry back
-        unsettled = await self._write(list(rows.values()), now)
+        with tracing.span("archive.batch", games=len(rows), game_ids=list(rows)):
+            unsettled = await self._write(list(rows.values()), now)
         await self._tell_ended([ended[game_id] for game_id in ended if game_id not in unsettled])
         await self.outbox.done([entry for entry in settled
                                          if entry.game_id not in unsettled])

@@ -34,6 +34,7 @@ from prometheus_client import Counter, Gauge, Histogram
 from service.events import patches
 from service.games import bodies
 from service.games.sessions import Session, Sessions
+from service.replica import tracing
 from service.store import GameRecords, Notices, StoreUnavailable
 
 log = logging.getLogger("service.events.streams")
@@ -186,7 +187,9 @@ class Feed:
         the cache keeps included: the stream that asked for them gets them)."""
         self._stale = False
         newest, read = self._newest, {}
-        for change in await self.store.changes_since(self.game_id, version):
+        with tracing.span("events.fan_out", self.game_id, after=version):
+            changes = await self.store.changes_since(self.game_id, version)
+        for change in changes:
             number = change.record.version
             cached = self._versions.get(number)  # kept: its events are made already
             read[number] = self._versions[number] = cached or Version(

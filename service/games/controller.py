@@ -19,6 +19,7 @@ from service.http.openapi import NOT_MODIFIED, problems
 from service.http.rate_limits import seat_budget
 from service.lobby.clocks import Clocks
 from service.lobby.seats import CURSOR, MAX_PAGE, Lobby
+from service.replica import tracing
 
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
 READ_ERRORS = {**NOT_MODIFIED, **problems(401, 404, 503)}
@@ -74,14 +75,15 @@ class GamesController(Controller):
          summary="The game as the caller's seat (or a spectator) sees it")
     async def read(self, game_id: str, request: Request, sessions: Sessions,
                    clocks: Clocks) -> Response[bodies.GameBody]:
-        session = await load(sessions, game_id)
-        seat = sessions.seat_of(session, seat_token(request))
-        await clocks.heal(session)
-        tag = etag(session.record.version, seat)
-        if is_current(request, tag):
-            return not_modified(tag)
-        return Response(bodies.game_body(sessions.view(session, seat)),
-                        headers=cache_headers(tag))
+        with tracing.span("game.view", game_id):
+            session = await load(sessions, game_id)
+            seat = sessions.seat_of(session, seat_token(request))
+            await clocks.heal(session)
+            tag = etag(session.record.version, seat)
+            if is_current(request, tag):
+                return not_modified(tag)
+            return Response(bodies.game_body(sessions.view(session, seat)),
+                            headers=cache_headers(tag))
 
     @get("/{game_id:str}/legal-moves", responses=READ_ERRORS,
          summary="The caller's legal moves, as POST .../moves takes them")

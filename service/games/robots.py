@@ -22,6 +22,7 @@ from service.games.requests import Budget, CreateGame, SeatSpec
 from service.games.sessions import InvalidGame, Session, Sessions
 from service.http.errors import ApiError
 from service.lobby.deadlines import Deadlines
+from service.replica import tracing
 
 log = logging.getLogger("service.ai")
 
@@ -217,10 +218,12 @@ class Robots:
     async def play_for(self, session: Session, seat: int, budget: Budget,
                        kind: str = "move", **logged: object) -> bool:
         """Commits the AI's move for seat (False if the game moved on meanwhile)."""
-        choice = await self.suggest(session, seat, budget)
-        pending = self.sessions.moved(session, seat, choice["move"])
-        entry = self.sessions.move_entry(seat, choice["move"], session, kind)
-        return await self.sessions.commit(pending, {**entry, **logged})
+        with tracing.span("ai.turn", session.game_id, seat=seat, level=budget.level or 0,
+                          kind=kind):
+            choice = await self.suggest(session, seat, budget)
+            pending = self.sessions.moved(session, seat, choice["move"])
+            entry = self.sessions.move_entry(seat, choice["move"], session, kind)
+            return await self.sessions.commit(pending, {**entry, **logged})
 
     async def close(self) -> None:
         """Stops the AI turns played here and hands their games to the other replicas

@@ -27,6 +27,7 @@ from service.http.instants import iso_time
 from service.http.rate_limits import SeatBudget
 from service.lobby.deadlines import Deadlines
 from service.players.storage import Player, Players
+from service.replica import tracing
 from service.sql.database import DatabaseUnavailable
 from service.store import Commit, GameRecord, Store, StoreUnavailable
 
@@ -407,24 +408,25 @@ class Sessions:
         replay_key = None if idempotency_key is None else f"{secret_hash(token)}:{idempotency_key}"
         move = request.move  # its form is checked by core, whose messages say what is wrong
         fingerprint = None if replay_key is None else self._fingerprint(move, request)
-        for attempt in range(MAX_COMMIT_ATTEMPTS):
-            session, replayed = await self._load_for_move(
-                game_id, replay_key, budget if attempt == 0 else None)
-            seat = self.seat_of(session, token)
-            if replayed is not None:
-                return self._replayed(replayed, fingerprint), session.meta
-            current = session.record.version
-            if request.expected_version is not None and request.expected_version != current:
-                raise VersionConflict(request.expected_version, current)
-            pending = self.moved(session, seat, move)
-            response = self.view(pending, seat)
-            record = None if replay_key is None else (replay_key, msgspec.json.encode(
-                {"fingerprint": fingerprint, "response": response}))
-            if await self.commit(pending, self.move_entry(seat, move, session), record):
-                return response, pending.meta
-            if request.expected_version is not None and replay_key is None:
-                raise VersionConflict(request.expected_version, current + 1)
-        raise VersionConflict(current, current + 1)
+        with tracing.span("game.move", game_id):
+            for attempt in range(MAX_COMMIT_ATTEMPTS):
+                session, replayed = await self._load_for_move(
+                    game_id, replay_key, budget if attempt == 0 else None)
+                seat = self.seat_of(session, token)
+                if replayed is not None:
+                    return self._replayed(replayed, fingerprint), session.meta
+                current = session.record.version
+                if request.expected_version is not None and request.expected_version != current:
+                    raise VersionConflict(request.expected_version, current)
+                pending = self.moved(session, seat, move)
+                response = self.view(pending, seat)
+                record = None if replay_key is None else (replay_key, msgspec.json.encode(
+                    {"fingerprint": fingerprint, "response": response}))
+                if await self.commit(pending, self.move_entry(seat, move, session), record):
+                    return response, pending.meta
+                if request.expected_version is not None and replay_key is None:
+                    raise VersionConflict(request.expected_version, current + 1)
+            raise VersionConflict(current, current + 1)
 
     def moved(self, session: Session, seat: int, move: dict[str, Any]) -> "Session":
         """The next version of session after seat's move; MoveRejected (or NotStarted) if

@@ -16,6 +16,8 @@ from litestar import Litestar
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from prometheus_client import Counter, Gauge, Histogram
 
+from service.replica import tracing
+
 log = logging.getLogger("service.access")
 
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)  # seconds
@@ -166,6 +168,7 @@ def observer(access_log: bool):
                 return
             start = time.perf_counter()
             status = 500
+            tracing.name_request(scope)
 
             async def send_status(message: Message) -> None:
                 nonlocal status

@@ -10,10 +10,11 @@ which turns the database's failures into the two errors every caller handles.
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import sqlalchemy.ext.asyncio
 from sqlalchemy import Table, event, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from service.sql import migrate
 
@@ -63,7 +64,9 @@ class Database:
         if self.dialect == "postgresql":
             # A database that is down answers within seconds: the writer retries later.
             options["connect_args"] = {"timeout": 5, "command_timeout": command_timeout}
-        self._engine: AsyncEngine = create_async_engine(self.url, **options)
+        # (looked up now, not at import: with tracing on, its instrumentation wraps it)
+        self._engine: AsyncEngine = sqlalchemy.ext.asyncio.create_async_engine(self.url,
+                                                                               **options)
         if self.dialect == "sqlite":
             event.listen(self._engine.sync_engine, "connect", _sqlite_pragmas)
 

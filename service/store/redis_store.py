@@ -15,6 +15,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisClusterException, RedisError
 
+from service.replica import tracing
 from service.store import entries, keys, segments, versions
 from service.store.notices import Notices
 from service.store.protocol import Listener, StoreUnavailable
@@ -127,19 +128,21 @@ class RedisStore:
 
     async def _script(self, name: str, keys_: list[str], args: list) -> object:
         """scripts/<name>.lua run on keys_ and args (registered when the client is made)."""
-        await self._redis()
-        script = self._scripts[name]
-        if self._wire is None:
-            return await self._io(lambda client: script(keys=keys_, args=args, client=client))
-        command = ("EVALSHA", script.sha, len(keys_), *keys_, *args)
-        try:
+        with tracing.span("store.script", script=name):
+            await self._redis()
+            script = self._scripts[name]
+            if self._wire is None:
+                return await self._io(lambda client: script(keys=keys_, args=args,
+                                                            client=client))
+            command = ("EVALSHA", script.sha, len(keys_), *keys_, *args)
             try:
-                return await self._wire.call(*command)
-            except NoScript:  # Redis restarted without it: loaded once, as redis-py does
-                await self._wire.call("SCRIPT", "LOAD", script.script)
-                return await self._wire.call(*command)
-        except WireError as error:
-            raise StoreUnavailable(str(error)) from error
+                try:
+                    return await self._wire.call(*command)
+                except NoScript:  # Redis restarted without it: loaded once, as redis-py does
+                    await self._wire.call("SCRIPT", "LOAD", script.script)
+                    return await self._wire.call(*command)
+            except WireError as error:
+                raise StoreUnavailable(str(error)) from error
 
     def _notice_urls(self) -> list[str]:
         """Where this replica may listen for commit notices: the node REDIS_URL names,
@@ -156,13 +159,15 @@ class RedisStore:
 
     async def load(self, game_id: str) -> GameRecord | None:
         state = keys.game(game_id).state
-        await self._redis()
-        if self._wire is None:
-            return _record(*await self._io(lambda client: client.hmget(state, RECORD_FIELDS)))
-        try:
-            return _record(*await self._wire.call("HMGET", state, *RECORD_FIELDS))
-        except WireError as error:
-            raise StoreUnavailable(str(error)) from error
+        with tracing.span("store.read"):
+            await self._redis()
+            if self._wire is None:
+                return _record(*await self._io(lambda client: client.hmget(state,
+                                                                           RECORD_FIELDS)))
+            try:
+                return _record(*await self._wire.call("HMGET", state, *RECORD_FIELDS))
+            except WireError as error:
+                raise StoreUnavailable(str(error)) from error
 
     async def load_with_replay(self, game_id: str,
                                idempotency_key: str) -> tuple[GameRecord | None, bytes | None]:
