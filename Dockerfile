@@ -22,11 +22,15 @@ RUN python -m pip install --no-cache-dir /dist/*.whl && rm -rf /dist \
 USER crab
 WORKDIR /home/crab
 # Every setting is an environment variable (see docs/configuration.md); these suit a container.
+# The metrics listen apart from the API (docs/configuration.md): publish 8000 to clients,
+# and 9464 only to the network the monitoring scrapes from.
 ENV HOST=0.0.0.0 \
     PORT=8000 \
     WORKERS=1 \
+    METRICS_HOST=0.0.0.0 \
+    METRICS_PORT=9464 \
     PYTHONUNBUFFERED=1
-EXPOSE 8000
+EXPOSE 8000 9464
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/health' % os.environ.get('PORT', '8000'), timeout=2)"]
 CMD ["crab-service"]

@@ -76,15 +76,17 @@ EVENT_METRICS = ("crab_event_streams_open", "crab_events_sent_total",
 class Replica:
     """A service process, started here (or only named by its URL)."""
 
-    def __init__(self, url: str, pid: int | None, process: subprocess.Popen | None = None,
-                 log: Path | None = None) -> None:
+    def __init__(self, url: str, metrics_url: str, pid: int | None,
+                 process: subprocess.Popen | None = None, log: Path | None = None) -> None:
         self.url, self.pid, self.process, self.log = url, pid, process, log
+        self.metrics_url = metrics_url  # the replica's metrics, on their own port
 
     @classmethod
-    def start(cls, port: int, redis_url: str, log: Path, trace: bool) -> "Replica":
+    def start(cls, port: int, metrics_port: int, redis_url: str, log: Path,
+              trace: bool) -> "Replica":
         # one client address plays every table here: its creates must not be rate-limited
         env = {"DEBUG_GC": "1", **os.environ, "REDIS_URL": redis_url, "ACCESS_LOG": "0",
-               "RATE_LIMIT_CREATES_PER_MINUTE": "0"}
+               "RATE_LIMIT_CREATES_PER_MINUTE": "0", "METRICS_PORT": str(metrics_port)}
         if trace:  # loadtests/memhook/sitecustomize.py dumps a snapshot on SIGUSR1
             env.update(PYTHONPATH=str(HERE / "memhook"),
                        CRAB_SNAPSHOT_PREFIX=str(log.with_suffix(".snapshot")))
@@ -92,7 +94,8 @@ class Replica:
             process = subprocess.Popen([sys.executable, "-m", "service", "--port", str(port)],
                                        cwd=ROOT, env=env, stdout=output,
                                        stderr=subprocess.STDOUT)
-        return cls(f"http://127.0.0.1:{port}", process.pid, process, log)
+        return cls(f"http://127.0.0.1:{port}", f"http://127.0.0.1:{metrics_port}/metrics",
+                   process.pid, process, log)
 
     def rss_kib(self) -> int | None:
         if self.pid is None:
@@ -119,7 +122,7 @@ class Replica:
         return tracemalloc.Snapshot.load(str(path))
 
     async def metrics(self, http: aiohttp.ClientSession) -> dict[str, float]:
-        async with http.get(self.url + "/metrics") as response:
+        async with http.get(self.metrics_url) as response:
             text = await response.text()
         found = {}
         for family in text_string_to_metric_families(text):
@@ -761,21 +764,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--delta", action="store_true",
                         help="streams ask for delta events (?delta=true)")
     parser.add_argument("--first-port", type=int, default=8200,
-                        help="the replicas listen on the first free ports from this one")
+                        help="the replicas (and their metrics) listen on the first free ports"
+                         " from this one")
     parser.add_argument("--url", action="append", help="use this replica (once per replica)")
+    parser.add_argument("--metrics-url", action="append",
+                        help="its metrics (METRICS_PORT), once per --url")
     parser.add_argument("--pid", action="append", type=int, help="their pids, for RSS")
     parser.add_argument("--out", type=Path, default=Path("loadtest-results/events_bench.json"))
     args = parser.parse_args(argv)
     if args.url:
         pids = args.pid or [None] * len(args.url)
-        replicas = [Replica(url, pid) for url, pid in zip(args.url, pids)]
+        if len(args.metrics_url or ()) != len(args.url):
+            parser.error("each --url needs its --metrics-url")
+        replicas = [Replica(url, metrics, pid)
+                    for url, metrics, pid in zip(args.url, args.metrics_url, pids)]
     else:
         redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/11")
         redis.Redis.from_url(redis_url).flushdb()
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        replicas = [Replica.start(port, redis_url, args.out.with_suffix(f".replica{n}.log"),
-                                  args.tracemalloc)
-                    for n, port in enumerate(free_ports(args.replicas, args.first_port))]
+        ports = free_ports(2 * args.replicas, args.first_port)  # the API's, the metrics'
+        replicas = [Replica.start(ports[2 * n], ports[2 * n + 1], redis_url,
+                                  args.out.with_suffix(f".replica{n}.log"), args.tracemalloc)
+                    for n in range(args.replicas)]
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("terminated"))  # replicas stop too
     try:
         result = asyncio.run(run(args, replicas))

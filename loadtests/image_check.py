@@ -366,16 +366,19 @@ def redis_command(port: int, *words: str) -> str | None:
 
 
 class Box:
-    def __init__(self, name: str, port: int, started: float) -> None:
+    def __init__(self, name: str, port: int, metrics_port: int, started: float) -> None:
         self.name, self.port, self.started = name, port, started
         self.url = f"http://127.0.0.1:{port}"
+        self.metrics_url = f"http://127.0.0.1:{metrics_port}/metrics"
 
 
 @contextmanager
 def container(image: str, env: dict[str, str]):
-    port = free_port()
+    port, metrics_port = free_port(), free_port()
     name = f"crab-image-check-{os.getpid()}"
-    variables = {"HOST": "127.0.0.1", "PORT": str(port), **SERVICE_ENV,
+    # (the image's metrics listen on every address at 9464: here, loopback at a free port)
+    variables = {"HOST": "127.0.0.1", "PORT": str(port), "METRICS_HOST": "127.0.0.1",
+                 "METRICS_PORT": str(metrics_port), **SERVICE_ENV,
                  **{k: v for k, v in env.items() if not k.startswith("_")}}
     flags = [arg for k, v in variables.items() for arg in ("--env", f"{k}={v}")]
     log(f"podman run {image[:12]} as {name} on 127.0.0.1:{port} (host network)")
@@ -383,7 +386,7 @@ def container(image: str, env: dict[str, str]):
     # podman says it cannot reach systemd to time the HEALTHCHECK (there is none here);
     # healthcheck_passes runs it instead.
     podman("run", "--detach", "--name", name, "--network", "host", *flags, image)
-    box = Box(name, port, started)
+    box = Box(name, port, metrics_port, started)
     try:
         yield box
     except BaseException:
@@ -472,7 +475,8 @@ for pid in filter(str.isdigit, os.listdir("/proc")):
 
 def served_files(box: Box) -> str:
     """Every file of service/web is served at /play as it is in the checkout (the wheel's
-    package data), and the OpenAPI document, Swagger UI's assets and /metrics answer."""
+    package data), and the OpenAPI document and Swagger UI's assets answer; the metrics
+    answer on their own port, with both workers' requests, and not on the API's."""
     web = ROOT / "service" / "web"
     files = sorted(path for path in web.rglob("*") if path.is_file())
     for path in files:
@@ -480,12 +484,17 @@ def served_files(box: Box) -> str:
         if status != 200 or body != path.read_bytes():
             raise CheckFailed(f"/play/{path.relative_to(web)}: {status}, "
                               f"{'same' if body == path.read_bytes() else 'other'} bytes")
-    for path in ("/play", "/schema/openapi.json", "/schema/assets/swagger-ui-bundle.js",
-                 "/metrics"):
+    for path in ("/play", "/schema/openapi.json", "/schema/assets/swagger-ui-bundle.js"):
         status, _ = http_bytes(box.url + path)
         if status != 200:
             raise CheckFailed(f"{path}: {status}")
-    return f"{len(files)} files of service/web, /schema/openapi.json, Swagger UI, /metrics"
+    if (status := http_bytes(box.url + "/metrics")[0]) != 404:
+        raise CheckFailed(f"/metrics on the API's port: {status}, not 404")
+    status, body = http_bytes(box.metrics_url)
+    if status != 200 or b"crab_http_requests_total" not in body:
+        raise CheckFailed(f"{box.metrics_url}: {status}")
+    return (f"{len(files)} files of service/web, /schema/openapi.json, Swagger UI;"
+            " the metrics on their own port")
 
 
 def http_bytes(url: str) -> tuple[int, bytes]:
