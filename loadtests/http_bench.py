@@ -1,6 +1,7 @@
 """HTTP benchmark of the game endpoints against a bare HTTP + Redis baseline.
 
     python loadtests/http_bench.py [--runs 3] [--seconds 10] [--connections 32] [--compare TREE]
+        [--traced]
         [--servers uvicorn granian hypercorn] [--port 8600]
 
 Needs `wrk` (Debian: apt-get install wrk) and a Redis server (REDIS_URL, default database
@@ -20,7 +21,9 @@ its ratio to the baseline's is the steadier comparison.
 
 With --compare TREE (a worktree of an earlier commit, say), that tree's service is served
 too and measured in the same runs, interleaved, so a before/after comparison shares the
-machine's load of the moment.
+machine's load of the moment. With --traced, this tree's service is served a second time
+with tracing on (OTEL_EXPORTER_OTLP_ENDPOINT: a sink in this process that drops what it
+is sent; every request sampled), in the same runs too.
 
 With --servers uvicorn granian hypercorn, the service and the baseline are each served by
 every server named (granian: `pip install granian`, 1 worker, `--interface asgi --loop
@@ -34,6 +37,7 @@ import argparse
 import asyncio
 import collections
 import functools
+import http.server
 import json
 import os
 import re
@@ -42,6 +46,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from dataclasses import dataclass
@@ -186,6 +191,34 @@ class Target:
             self.view_url, headers={"Authorization": f"Bearer {self.token}"})).headers.get("ETag")
 
 
+class SpanSink:
+    """Takes what an OTLP/HTTP exporter sends (POST /v1/traces) and drops it, counting."""
+
+    def __init__(self) -> None:
+        sink = self
+        self.spans = self.bytes = 0
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802
+                size = int(self.headers.get("Content-Length", 0))
+                self.rfile.read(size)
+                sink.spans, sink.bytes = sink.spans + 1, sink.bytes + size
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, format: str, *args: object) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -195,6 +228,9 @@ def main() -> None:
                         help="serve the service and the baseline with each (same runs)")
     parser.add_argument("--port", type=int, default=8600,
                         help="the servers listen on the ports above this one")
+    parser.add_argument("--traced", action="store_true",
+                        help="also serve this tree's service with tracing on (every request"
+                             " sampled, OTLP/HTTP to a sink in this process), same runs")
     parser.add_argument("--compare", metavar="TREE", type=Path,
                         help="also serve the service of another checkout (its core compiled,"
                              " the same store format) and measure it in the same runs,"
@@ -211,6 +247,12 @@ def main() -> None:
     if args.compare:
         targets.append(Target(f"game at {args.compare}", first + 4, start(
             service + [str(first + 4)], common, first + 4, cwd=args.compare)))
+    sink = None
+    if args.traced:
+        sink = SpanSink()
+        targets.append(Target("game traced", first + 3, start(
+            service + [str(first + 3)], {**common, "OTEL_EXPORTER_OTLP_ENDPOINT": sink.url},
+            first + 3)))
     baseline_app = "loadtests.baseline_app:create_app"
     baselines = {"base": (first + 2, start(served("uvicorn", first + 2, baseline_app), common,
                                            first + 2))}
@@ -237,6 +279,10 @@ def main() -> None:
         for process in [t.process for t in targets] + [p for _, p in baselines.values()]:
             process.terminate()
             process.wait()
+        if sink is not None:
+            sink.close()
+            print(f"spans exported by the traced service: {sink.spans} requests of spans,"
+                  f" {sink.bytes / 1e6:.1f} MB")
 
 
 def measure_once(args, targets: list[Target], baselines: dict, figures, redis_url: str,
