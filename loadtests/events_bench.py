@@ -22,7 +22,7 @@ Then, printing its progress every second:
    (This process freezes its own long-lived objects every second, as the service does,
    so that its full collections do not delay the arrivals it timestamps.)
 4. waits for every stream to receive the last version, then compares the servers'
-   event metrics (/metrics of each replica) with what the streams received, and reports
+   event metrics (each replica's metrics port) with what the streams received, and reports
    the replicas' full (generation 2) collections during play.
 
 Commit-to-delivery latency is measured for every (move, stream) pair on this process's

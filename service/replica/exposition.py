@@ -44,8 +44,7 @@ def metrics_served(settings: Settings) -> Iterator[None]:
     folder = given or tempfile.mkdtemp(prefix="crab-metrics-")
     if given:  # the operator's folder: a previous run's files would be counted again
         os.makedirs(folder, exist_ok=True)
-        for stale in glob.glob(os.path.join(folder, "*.db")):
-            os.remove(stale)
+        _empty(folder)
     os.environ[DIRECTORY] = folder
     try:
         server = _server(settings, folder)
@@ -67,10 +66,14 @@ def metrics_served(settings: Settings) -> Iterator[None]:
         server.shutdown()
         server.server_close()
         if given:
-            for stale in glob.glob(os.path.join(folder, "*.db")):
-                os.remove(stale)
+            _empty(folder)
         else:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def _empty(folder: str) -> None:
+    for stale in glob.glob(os.path.join(folder, "*.db")):
+        os.remove(stale)
 
 
 def _stopped(signum: int, frame: object) -> None:

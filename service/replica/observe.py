@@ -104,8 +104,8 @@ class RequestStats:
     """Requests answered and their durations, counted in plain numbers on the event loop's
     thread and added to the metrics (FLUSH_SECONDS later, in one batch): each update of a
     prometheus-client metric takes a lock, and with several workers (multiprocess mode)
-    writes a memory-mapped file, 3.4 us of every request where the plain numbers take
-    0.3 (docs/benchmarks.md)."""
+    writes a memory-mapped file: 3.7 us of every request, where the plain numbers and
+    their flush take 0.8 (docs/benchmarks.md, "Operations (issue 35)")."""
 
     def __init__(self) -> None:
         self.in_progress = 0
