@@ -22,10 +22,11 @@ manager that does nothing): measured in docs/benchmarks.md.
 """
 
 import contextlib
+from contextlib import AbstractContextManager
 import logging
 import os
 from collections.abc import Mapping
-from typing import Any, ContextManager
+from typing import Any
 
 from litestar.types import ASGIApp, Receive, Scope, Send
 
@@ -101,7 +102,7 @@ def on() -> bool:
     return _tracer is not None
 
 
-def span(name: str, game_id: str | None = None, **attributes: Any) -> ContextManager:
+def span(name: str, game_id: str | None = None, **attributes: Any) -> AbstractContextManager:
     """A span named name around a block (with crab.game_id and crab.<attribute>), or, with
     tracing off, a context manager that does nothing."""
     if _tracer is None:

@@ -1,11 +1,13 @@
 """Settings come from the environment, are checked, and bad ones stop the server at start."""
 
+import socket
 import subprocess
 import sys
 
 import pytest
 
 from service.config import ConfigError, Settings
+from tests.ports import free_port
 from tests.service.servers import ROOT
 
 
@@ -27,6 +29,8 @@ def test_every_setting_is_read_from_the_environment():
     ({"PORT": "70000"}, "PORT must be from 1 to 65535, got 70000"),
     ({"WORKERS": "2"}, "2 workers need REDIS_URL"),
     ({"MAX_BODY_BYTES": "10"}, "MAX_BODY_BYTES must be from 256"),
+    ({"METRICS_PORT": "8000"}, "METRICS_PORT must differ from PORT"),
+    ({"METRICS_PORT": "-1"}, "METRICS_PORT must be from 0 to 65535"),
 ])
 def test_bad_settings_are_refused_with_the_variable_named(env, message):
     with pytest.raises(ConfigError, match=message):
@@ -39,6 +43,18 @@ def test_asking_for_several_workers_without_redis_is_a_clear_startup_error():
                           env=env, capture_output=True, text=True, timeout=30)
     assert done.returncode != 0
     assert "2 workers need REDIS_URL" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_metrics_port_already_taken_is_a_clear_startup_error():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "service", "--port", str(free_port())],
+                              cwd=ROOT, env={"PATH": "/usr/bin:/bin", "METRICS_PORT": str(port)},
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert f"METRICS_HOST:METRICS_PORT (127.0.0.1:{port}) cannot serve the metrics" in done.stderr
 
 
 def test_ai_seats_created_under_higher_limits_think_within_todays():
