@@ -212,6 +212,12 @@ def tournament_links(linker: Linker) -> None:
         "StartTournament": linker.link(f"{TOURNAMENT}/start", "post", "close the entry"
                                        " window now (its owner)", owner),
         "CancelTournament": linker.link(TOURNAMENT, "delete", "cancel it (its owner)", owner)})
+    entrant = f"{TOURNAMENT}/entrants/{{entrant_id}}"
+    linker.add(entrant, "put", "200", {
+        "Withdraw": linker.link(entrant, "delete", "withdraw the entrant again (before the"
+                                " start)", {"path.tournament_id": "$request.path.tournament_id",
+                                            "path.entrant_id": "$request.path.entrant_id",
+                                            **SAME_CALLER})})
 
 
 def links(document: dict[str, Any], arena: dict[str, Any] | None) -> None:
