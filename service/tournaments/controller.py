@@ -79,6 +79,14 @@ class TournamentsController(Controller):
         row = await tournaments.start_now(Contestant.of(me), tournament_id)
         return await tournament_body(tournaments, row)
 
+    @route("/{tournament_id:str}/entrants/{entrant_id:str}", http_method=HttpMethod.OPTIONS,
+           include_in_schema=False, sync_to_thread=False)
+    def allowed_to_entrants(self, tournament_id: str, entrant_id: str) -> Response[None]:
+        """Both methods of an entry (named to come before them: Litestar registers a
+        controller's handlers in the order of their names, and answers OPTIONS itself for a
+        path whose first handler is not this one)."""
+        return Response(None, status_code=204, headers={"Allow": "DELETE, OPTIONS, PUT"})
+
     @put("/{tournament_id:str}/entrants/{entrant_id:str}", status_code=200,
          responses=problems(400, 401, 403, 404, 409, 503),
          summary="Enter the key's own player (or, its owner, an AI level) while entries"
@@ -89,11 +97,6 @@ class TournamentsController(Controller):
         (entrant,) = await contestants(players, [entrant_id])
         row = await tournaments.enter(Contestant.of(me), tournament_id, entrant)
         return await tournament_body(tournaments, row)
-
-    @route("/{tournament_id:str}/entrants/{entrant_id:str}", http_method=HttpMethod.OPTIONS,
-           include_in_schema=False, sync_to_thread=False)
-    def entrant_allowed(self, tournament_id: str, entrant_id: str) -> Response[None]:
-        return Response(None, status_code=204, headers={"Allow": "DELETE, OPTIONS, PUT"})
 
     @delete("/{tournament_id:str}/entrants/{entrant_id:str}", status_code=200,
             responses=problems(400, 401, 403, 404, 409, 503),

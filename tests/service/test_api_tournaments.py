@@ -135,6 +135,8 @@ def test_entering_and_withdrawing_follow_who_the_key_is_and_the_entry_window(cli
                           ).status_code == 304
 
     tag = client.get(f"/v1/tournaments/{tid}").headers["ETag"]
+    allowed = client.options(f"/v1/tournaments/{tid}/entrants/{other['id']}")
+    assert allowed.headers["Allow"] == "DELETE, OPTIONS, PUT"
     refused(enter(client, tournament, other, owner["id"]), 403, "forbidden-entrant")
     refused(enter(client, tournament, other, "ai-2"), 403, "not-tournament-owner")
     refused(client.delete(f"/v1/tournaments/{tid}/entrants/{other['id']}",
