@@ -29,7 +29,7 @@ class NotTournamentOwner(ApiError):
     type = "not-tournament-owner"
     when = (", or start, cancel or enter AI levels in another player's tournament"
             " (`not-tournament-owner`)")
-    when_order = 30
+    when_order = 40
 
 
 class ForbiddenEntrant(ApiError):
@@ -38,7 +38,7 @@ class ForbiddenEntrant(ApiError):
     type = "forbidden-entrant"
     when = (", or enter or withdraw a player other than the key's own"
             " (`forbidden-entrant`)")
-    when_order = 40
+    when_order = 50
 
 
 class EntryClosed(ApiError):
@@ -46,7 +46,7 @@ class EntryClosed(ApiError):
     status = 409
     type = "entry-closed"
     when = "; the tournament no longer takes entries or withdrawals: it started (`entry-closed`)"
-    when_order = 130
+    when_order = 160
 
 
 class TournamentFull(ApiError):
@@ -54,7 +54,7 @@ class TournamentFull(ApiError):
     status = 409
     type = "tournament-full"
     when = "; the tournament has its most entrants (`tournament-full`)"
-    when_order = 140
+    when_order = 170
 
 
 class TournamentClosed(ApiError):
@@ -62,7 +62,7 @@ class TournamentClosed(ApiError):
     status = 409
     type = "tournament-closed"
     when = "; the tournament is over or cancelled (`tournament-closed`)"
-    when_order = 150
+    when_order = 180
 
 
 class InvalidTournament(ApiError):
