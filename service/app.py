@@ -38,6 +38,7 @@ from service.replica.parts import ReplicaParts
 from service.reviews.parts import ReviewParts
 from service.sql.database import Database
 from service.store import Store, open_store
+from service.tournaments.parts import TournamentParts
 from service.web.routes import play_routes
 
 
@@ -63,12 +64,15 @@ def _parts(settings: Settings, store: Store, database: Database) -> list[Part]:
     matchmaking = MatchmakingParts.build(sessions, robots, store, players.directory,
                                          games.limits)
     arena = ArenaParts.build(sessions, robots, players.events, store, database)
+    tournaments = TournamentParts.build(sessions, robots, players.events, store, database)
     reviews = ReviewParts.build(sessions, database, store, settings)
     replica = ReplicaParts.build(events.hub)
     archived.writer.ingested.append(arena.runner.bell.ring_here)  # a series may go on
+    archived.writer.ingested.append(tournaments.runner.bell.ring_here)  # a round may end
     # (The routes' order is the OpenAPI document's: clients are generated from it.)
     return [games.part(), archived.part(), lobby.part(), events.part(), replica.part(store),
             players.part(), matchmaking.part(), reviews.part(), arena.part(),
+            tournaments.part(),
             Part(routes=[static_files(SWAGGER_ASSETS, Path(swagger_ui_path), "swagger-assets"),
                          *play_routes(), *(debug.ROUTES if settings.debug_gc else ())],
                  # a stopping worker's last requests are counted, its last spans sent

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
-ALLOW_METHODS = b"GET, POST, PATCH, DELETE, OPTIONS"  # PATCH: a rename; DELETE: a ticket
+ALLOW_METHODS = b"GET, POST, PUT, PATCH, DELETE, OPTIONS"  # PUT: an entry; PATCH: a rename
 ALLOW_HEADERS = b"Authorization, Content-Type, Idempotency-Key, If-None-Match, Last-Event-ID"
 EXPOSE_HEADERS = (b"ETag, Retry-After, Location, RateLimit-Limit, RateLimit-Remaining,"
                   b" RateLimit-Reset, RateLimit-Policy")

@@ -50,10 +50,13 @@ from service.players.bodies import (
     Pools,
 )
 from service.players.events import EventKind
+from service.tournaments.bodies import TournamentBody, TournamentGames, TournamentRequest
+from service.tournaments.events import TournamentEventKind
 
 PLAYER_BODIES = [NewPlayer, PlayerRename, PlayerCreated, PlayerBody, PlayerGames, Leaderboard,
                  Pools, QueueRequest, TicketBody, ChallengeRequest, ChallengeBody,
-                 SeriesRequest, SeriesBody, SeriesGames]
+                 SeriesRequest, SeriesBody, SeriesGames, TournamentRequest, TournamentBody,
+                 TournamentGames]
 
 PROBLEM_JSON = "application/problem+json"
 SWAGGER_ASSETS = "/schema/assets"
@@ -100,8 +103,9 @@ def contract(document: dict[str, Any], settings: Settings) -> dict[str, Any]:
                        " and what only a seat may do answers 401"}, PLAYER_KEY: {
         "type": "http", "scheme": "bearer",
         "description": "A player's key, as POST /v1/players returned it (shown once):"
-                       " required by the matchmaking queue, /v1/players/me, challenges and"
-                       " starting or stopping a series, which answer 401 without it (listed"
+                       " required by the matchmaking queue, /v1/players/me, challenges,"
+                       " a series' start and stop and a tournament's changes, which answer"
+                       " 401 without it (listed"
                        " as optional, as the seat's token, so that links can pass it on)"}}
     for operations in document["paths"].values():
         for operation in operations.values():
@@ -158,13 +162,23 @@ def _event_streams(document: dict[str, Any]) -> None:
                             "event": {"enum": list(get_args(EventKind))},
                             "data": {"type": "string", "contentMediaType": "application/json"}},
              "required": ["id", "event", "data"]}
+    tournament_events = {
+        **player_events, "title": "tournament event",
+        "description": "One Server-Sent Event of a tournament's stream: `id` the event's"
+                       " (send it back as Last-Event-ID to resume), `event` its type, `data`"
+                       " a JSON object whose `type` is the event's too (docs/arena.md lists"
+                       " each type's fields)",
+        "properties": {**player_events["properties"],
+                       "event": {"enum": list(get_args(TournamentEventKind))}}}
+    streams = {"/v1/players/me/events": player_events,
+               "/v1/tournaments/{tournament_id}/events": tournament_events}
     for path, operations in document["paths"].items():
         for operation in operations.values():
             for response in operation["responses"].values():
                 stream = response.get("content", {}).get(EVENT_STREAM)
                 if stream is not None:
                     stream["schema"] = ticket if path.startswith("/v1/queue/") else \
-                        player_events if path == "/v1/players/me/events" else event
+                        streams.get(path, event)
 
 
 def _header_schemas(document: dict[str, Any]) -> None:
@@ -225,7 +239,11 @@ _KEY_TAKEN = [("/v1/players/me", "get"), ("/v1/players/me", "patch"), ("/v1/queu
               ("/v1/challenges/{challenge_id}", "delete"),
               ("/v1/challenges/{challenge_id}/accept", "post"),
               ("/v1/challenges/{challenge_id}/decline", "post"), ("/v1/series", "post"),
-              ("/v1/series/{series_id}", "delete")]
+              ("/v1/series/{series_id}", "delete"), ("/v1/tournaments", "post"),
+              ("/v1/tournaments/{tournament_id}", "delete"),
+              ("/v1/tournaments/{tournament_id}/start", "post"),
+              ("/v1/tournaments/{tournament_id}/entrants/{entrant_id}", "put"),
+              ("/v1/tournaments/{tournament_id}/entrants/{entrant_id}", "delete")]
 
 
 # As a seat's token, so that links can pass a player's key on to its next request.

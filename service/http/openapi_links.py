@@ -1,6 +1,6 @@
 """OpenAPI links: from every operation that makes something to what it makes usable, so
 that a client (or a generic stateful fuzzer) that follows only the document gets from a
-new player, game, ticket, challenge, series or review to real reads, moves and answers.
+new player, game, ticket, challenge, series, tournament or review to real reads, moves and answers.
 
 A credential travels in Authorization: a seat's token or a player's key from the body
 that gave it (`Bearer {$response.body#/token}`), then from the request that carried it
@@ -15,6 +15,7 @@ REF_GAME, GAMES = "/v1/games/{game_id}", "/v1/games"
 ME, PLAYER = "/v1/players/me", "/v1/players/{player_id}"
 TICKET, CHALLENGE, SERIES = ("/v1/queue/{ticket_id}", "/v1/challenges/{challenge_id}",
                              "/v1/series/{series_id}")
+TOURNAMENT = "/v1/tournaments/{tournament_id}"
 # Every game has at least these seats: the links from a new game to its seats' reads.
 EVERY_GAMES_SEATS = min(min(counts) for counts in core.PLAYERS.values())
 SAME_CALLER = {"header.Authorization": "$request.header.Authorization"}
@@ -135,6 +136,7 @@ def player_links(linker: Linker, arena: dict[str, Any] | None) -> None:
         "Queue": linker.link("/v1/queue", "post", "a ticket for a rated game", key),
         "Challenge": linker.link("/v1/challenges", "post", "offer a game", key),
         "StartSeries": linker.link("/v1/series", "post", "start a series", key),
+        "MakeTournament": linker.link("/v1/tournaments", "post", "make a tournament", key),
         "ReadPlayer": linker.link(PLAYER, "get", "the player's profile", mine),
         "PlayersGames": linker.link(f"{PLAYER}/games", "get", "the player's games", mine)}
     if arena is not None:
@@ -194,9 +196,33 @@ def arena_links(linker: Linker) -> None:
                                        {"path.game_id": "{$response.body#/id}-0"})})
 
 
+def tournament_links(linker: Linker) -> None:
+    """A new tournament to its reads, and to what its owner (the same key) may do."""
+    made = {"path.tournament_id": "$response.body#/id"}
+    owner = {**made, **SAME_CALLER}
+    linker.add("/v1/tournaments", "post", "201", {
+        "ReadTournament": linker.link(TOURNAMENT, "get", "the tournament and its standings",
+                                      made),
+        "TournamentGames": linker.link(f"{TOURNAMENT}/games", "get", "its games", made),
+        "TournamentEvents": linker.link(f"{TOURNAMENT}/events", "get", "its event stream",
+                                        made),
+        "EnterOwner": linker.link(f"{TOURNAMENT}/entrants/{{entrant_id}}", "put",
+                                  "enter the key's own player",
+                                  {**owner, "path.entrant_id": "$response.body#/owner"}),
+        "StartTournament": linker.link(f"{TOURNAMENT}/start", "post", "close the entry"
+                                       " window now (its owner)", owner),
+        "CancelTournament": linker.link(TOURNAMENT, "delete", "cancel it (its owner)", owner)})
+    entrant = f"{TOURNAMENT}/entrants/{{entrant_id}}"
+    linker.add(entrant, "put", "200", {
+        "Withdraw": linker.link(entrant, "delete", "withdraw the entrant again (before the"
+                                " start)", {"path.tournament_id": "$request.path.tournament_id",
+                                            "path.entrant_id": "$request.path.entrant_id",
+                                            **SAME_CALLER})})
+
 
 def links(document: dict[str, Any], arena: dict[str, Any] | None) -> None:
     linker = Linker(document)
     game_links(linker)
     player_links(linker, arena)
     arena_links(linker)
+    tournament_links(linker)

@@ -92,6 +92,7 @@ ROUTES = {("POST", "/v1/games"): "creates", ("POST", "/v1/games/{game_id}/join")
           ("POST", "/v1/players"): "creates", ("POST", "/v1/queue"): "creates",
           ("POST", "/v1/games/{game_id}/reviews"): "creates",  # each may cost a replica a second
           ("POST", "/v1/challenges"): "creates", ("POST", "/v1/series"): "creates",
+          ("POST", "/v1/tournaments"): "creates",
           ("POST", "/v1/games/{game_id}/moves"): "moves",
           ("POST", "/v1/games/{game_id}/suggest"): "moves"}
 

@@ -20,7 +20,8 @@ WAIT_MS = 3000           # a stream's read waits this long for an event, then se
 
 EventKind = Literal["challenge", "challenge_declined",
                     "challenge_cancelled", "challenge_expired", "game_started",
-                    "game_ended", "series_progress", "series_finished"]
+                    "game_ended", "series_progress", "series_finished",
+                    "tournament_started", "tournament_finished"]
 
 
 class PlayerEvents:

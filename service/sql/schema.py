@@ -189,3 +189,66 @@ reviews = Table(
     Column("document", Text, nullable=False),
     Index("reviews_waiting", "status", "requested_ms"),
 )
+
+# A tournament (service/tournaments/): its format and what its games are (`spec`, JSON),
+# the secret its deals' seeds and seats' tokens are derived from (never shown), the round
+# being played, and once finished its final standings (JSON), kept for good. `revision`
+# moves with every change anyone could see (an entrant, a table finished, a round): the
+# ETag of its reads.
+tournaments = Table(
+    "tournaments", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("owner", String(32), nullable=False),
+    Column("game", String(40), nullable=False),
+    Column("players", Integer, nullable=False),       # at each table
+    Column("format", String(12), nullable=False),     # swiss or round-robin
+    Column("spec", Text, nullable=False),
+    Column("secret", String(64), nullable=False),
+    Column("status", String(12), nullable=False),     # entry, running, finished, cancelled
+    Column("round", Integer, nullable=False),         # 0 before the start
+    Column("rounds", Integer, nullable=True),         # fixed at the start
+    Column("revision", Integer, nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("starts_ms", BigInteger, nullable=False),  # the entry window closes
+    Column("finished_ms", BigInteger, nullable=True),
+    Column("standings", Text, nullable=True),
+    Index("tournaments_by_status", "status", "starts_ms"),
+)
+
+# Who entered a tournament (and has not left before its start).
+tournament_entrants = Table(
+    "tournament_entrants", metadata,
+    Column("tournament_id", String(32), primary_key=True),
+    Column("entrant_id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("entered_ms", BigInteger, nullable=False),
+)
+
+# Each table of each round, written with its round: who sits there (JSON, in seat order of
+# its first game) or who has a bye, and once its games are over each entrant's result.
+tournament_tables = Table(
+    "tournament_tables", metadata,
+    Column("tournament_id", String(32), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("table_index", Integer, primary_key=True),
+    Column("entrants", Text, nullable=False),
+    Column("bye", Boolean, nullable=False),
+    Column("ended_ms", BigInteger, nullable=True),
+    Column("results", Text, nullable=True),
+)
+
+# Each game of a table, written with its round, before it is made; its ranks once over.
+tournament_games = Table(
+    "tournament_games", metadata,
+    Column("tournament_id", String(32), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("table_index", Integer, primary_key=True),
+    Column("game_index", Integer, primary_key=True),
+    Column("game_id", String(64), nullable=False, unique=True),
+    Column("deal", Integer, nullable=False),
+    Column("rotation", Integer, nullable=False),
+    Column("started_ms", BigInteger, nullable=False),
+    Column("ended_ms", BigInteger, nullable=True),
+    Column("ranks", Text, nullable=True),             # entrant -> rank (1 first), JSON
+)

@@ -142,6 +142,12 @@ def player_events(player_id: str) -> PlayerEventKeys:
     return PlayerEventKeys(f"{tag}:events", f"{tag}:once")
 
 
+def tournament_events(tournament_id: str) -> PlayerEventKeys:
+    """A tournament's stream, kept as a player's (its own hash tag, its own slot)."""
+    tag = f"tournament:{{{tournament_id}}}"
+    return PlayerEventKeys(f"{tag}:events", f"{tag}:once")
+
+
 def challenge(challenge_id: str) -> str:
     return f"challenge:{{{challenge_id}}}"
 

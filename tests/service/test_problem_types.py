@@ -41,7 +41,9 @@ def test_a_status_is_described_by_its_errors_fragments_in_their_order():
     assert description(403) == (
         "The player key given opens no player (`unknown-player`), or the key's player may"
         " not do this: stop another player's series (`not-series-owner`) or seat another"
-        " person's player in a series (`forbidden-contestant`)")
+        " person's player in a series (`forbidden-contestant`), or start, cancel or enter AI"
+        " levels in another player's tournament (`not-tournament-owner`), or enter or"
+        " withdraw a player other than the key's own (`forbidden-entrant`)")
 
 
 def test_no_two_fragments_of_a_status_claim_the_same_place():

@@ -42,6 +42,8 @@ export type RequestsLeaveOutWhatHasADefault = [
   Assert<Same<OptionalKeys<Schemas["SeriesRequest"]>,
     "deals" | "duplicate" | "turn_seconds" | "options" | "at_once">>,
   Assert<Same<OptionalKeys<Schemas["TableOptions"]>, "first_player" | "mode" | "deck">>,
+  Assert<Same<OptionalKeys<Schemas["TournamentRequest"]>, "players" | "rounds" | "deals"
+    | "duplicate" | "turn_seconds" | "options" | "entry_seconds" | "entrants">>,
 ];
 
 // Responses: what the server always sends is required (a new game's seats' names and
@@ -52,7 +54,7 @@ export type RequestsLeaveOutWhatHasADefault = [
 type RequestSchema = "CreateGame" | `Create${"CupCrab" | "Cvp"}${number}` | "SeatSpec"
   | "SeatHumanOrOpen" | "SeatOfPlayer" | `AiSeatBy${string}` | "Budget" | `BudgetBy${string}`
   | "MoveRequest" | "JoinRequest" | "NewPlayer" | "QueueRequest" | "ChallengeRequest"
-  | "SeriesRequest" | "TableOptions" | `${"Challenge" | "Series"}${"CupCrab" | "Cvp"}${number}`
+  | "SeriesRequest" | "TournamentRequest" | "TableOptions" | `${"Challenge" | "Series"}${"CupCrab" | "Cvp"}${number}`
   | `Queue${"CupCrab" | "Cvp"}`;
 export type ResponsesRequireWhatIsAlwaysSent = [
   Assert<Same<Exclude<keyof Optional, RequestSchema>,
