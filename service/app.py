@@ -39,6 +39,7 @@ from service.reviews.parts import ReviewParts
 from service.sql.database import Database
 from service.store import Store, open_store
 from service.web.routes import play_routes
+from service.webhooks.parts import WebhookParts
 
 
 def _rate_limits(settings: Settings, store: Store) -> RateLimits:
@@ -53,7 +54,9 @@ def _parts(settings: Settings, store: Store, database: Database) -> list[Part]:
     deadlines, outbox = Deadlines(store), Outbox(store)
     players = PlayerParts.build(database, store)
     archive = Archive(database)
-    games = GameParts.build(settings, store, archive, players.directory, deadlines, outbox)
+    webhooks = WebhookParts.build(settings, store, database)
+    games = GameParts.build(settings, store, archive, players.directory, deadlines, outbox,
+                            webhooks.driver)
     sessions, robots = games.sessions, games.robots
     lobby = LobbyParts.build(sessions, robots, store, deadlines)
     events = EventParts.build(sessions, store, settings)
@@ -67,8 +70,9 @@ def _parts(settings: Settings, store: Store, database: Database) -> list[Part]:
     replica = ReplicaParts.build(events.hub)
     archived.writer.ingested.append(arena.runner.bell.ring_here)  # a series may go on
     # (The routes' order is the OpenAPI document's: clients are generated from it.)
-    return [games.part(), archived.part(), lobby.part(), events.part(), replica.part(store),
-            players.part(), matchmaking.part(), reviews.part(), arena.part(),
+    return [webhooks.caller_part(), games.part(), archived.part(), lobby.part(), events.part(),
+            replica.part(store), players.part(), webhooks.part(), matchmaking.part(),
+            reviews.part(), arena.part(),
             Part(routes=[metrics,
                          static_files(SWAGGER_ASSETS, Path(swagger_ui_path), "swagger-assets"),
                          *play_routes(), *(debug.ROUTES if settings.debug_gc else ())])]

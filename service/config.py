@@ -65,6 +65,28 @@ def _networks(raw: str) -> str:
     return raw
 
 
+def _hosts(raw: str) -> tuple[str, ...]:
+    hosts = tuple(host.strip().lower().rstrip(".") for host in raw.split(",") if host.strip())
+    for host in hosts:
+        name = host.removeprefix("*.")
+        if host != "*" and not all(label and len(label) <= 63 and label.replace("-", "").isalnum()
+                                   for label in name.split(".")):
+            raise ConfigError(f"WEBHOOK_HOSTS lists host names (bots.example.com), domains"
+                              f" (*.example.com) or * (any), got {host!r}")
+    return hosts
+
+
+def _webhook_networks(raw: str) -> str:
+    try:
+        for item in raw.split(","):
+            if item.strip():
+                ipaddress.ip_network(item.strip(), strict=False)
+    except ValueError:
+        raise ConfigError(f"WEBHOOK_NETWORKS lists addresses or networks such as"
+                          f" 127.0.0.1/32 or 10.0.0.0/8, got {raw!r}") from None
+    return raw
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None = None     # REDIS_URL; None: the embedded in-process store
@@ -91,6 +113,12 @@ class Settings:
     archive_lag_seconds: int = 60    # ARCHIVE_LAG_SECONDS: /ready says the archive lags past this
     review_level: int = 5            # REVIEW_LEVEL: the AI level that reviews games (docs/ai.md)
     review_lease_seconds: int = 30   # REVIEW_LEASE_SECONDS: a review stalled this long moves on
+    # Webhook bots (service/webhooks, docs/arena.md): where the server may call out, and how.
+    webhook_hosts: tuple[str, ...] = ("*",)  # WEBHOOK_HOSTS: names a webhook may name; empty: off
+    webhook_networks: str = ""       # WEBHOOK_NETWORKS: private, loopback... networks allowed
+    webhook_timeout_ms: int = 2_000  # WEBHOOK_TIMEOUT_MS: a call's deadline (or the clock's, sooner)
+    webhook_max_bytes: int = 16_384  # WEBHOOK_MAX_RESPONSE_BYTES: a longer answer is refused
+    webhook_max_concurrent: int = 64  # WEBHOOK_MAX_CONCURRENT: calls in flight per worker
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> "Settings":
@@ -127,6 +155,14 @@ class Settings:
             review_level=_int(env, "REVIEW_LEVEL", cls.review_level, 1, 5),
             review_lease_seconds=_int(env, "REVIEW_LEASE_SECONDS", cls.review_lease_seconds,
                                       1, 3600),
+            webhook_hosts=_hosts(env.get("WEBHOOK_HOSTS", "*")),
+            webhook_networks=_webhook_networks(env.get("WEBHOOK_NETWORKS", "")),
+            webhook_timeout_ms=_int(env, "WEBHOOK_TIMEOUT_MS", cls.webhook_timeout_ms, 50,
+                                    60_000),
+            webhook_max_bytes=_int(env, "WEBHOOK_MAX_RESPONSE_BYTES", cls.webhook_max_bytes,
+                                   256, 1 << 20),
+            webhook_max_concurrent=_int(env, "WEBHOOK_MAX_CONCURRENT",
+                                        cls.webhook_max_concurrent, 1, 4096),
         )
         settings.check()
         return settings
@@ -159,7 +195,12 @@ class Settings:
                "ARCHIVE_RETENTION_DAYS": str(self.archive_retention_days),
                "ARCHIVE_LAG_SECONDS": str(self.archive_lag_seconds),
                "REVIEW_LEVEL": str(self.review_level),
-               "REVIEW_LEASE_SECONDS": str(self.review_lease_seconds)}
+               "REVIEW_LEASE_SECONDS": str(self.review_lease_seconds),
+               "WEBHOOK_HOSTS": ",".join(self.webhook_hosts),
+               "WEBHOOK_NETWORKS": self.webhook_networks,
+               "WEBHOOK_TIMEOUT_MS": str(self.webhook_timeout_ms),
+               "WEBHOOK_MAX_RESPONSE_BYTES": str(self.webhook_max_bytes),
+               "WEBHOOK_MAX_CONCURRENT": str(self.webhook_max_concurrent)}
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url
         return env

@@ -50,10 +50,12 @@ from service.players.bodies import (
     Pools,
 )
 from service.players.events import EventKind
+from service.webhooks.bodies import SecretRotation, WebhookBody, WebhookSpec
 
 PLAYER_BODIES = [NewPlayer, PlayerRename, PlayerCreated, PlayerBody, PlayerGames, Leaderboard,
                  Pools, QueueRequest, TicketBody, ChallengeRequest, ChallengeBody,
-                 SeriesRequest, SeriesBody, SeriesGames]
+                 SeriesRequest, SeriesBody, SeriesGames, WebhookSpec, WebhookBody,
+                 SecretRotation]
 
 PROBLEM_JSON = "application/problem+json"
 SWAGGER_ASSETS = "/schema/assets"
@@ -225,7 +227,9 @@ _KEY_TAKEN = [("/v1/players/me", "get"), ("/v1/players/me", "patch"), ("/v1/queu
               ("/v1/challenges/{challenge_id}", "delete"),
               ("/v1/challenges/{challenge_id}/accept", "post"),
               ("/v1/challenges/{challenge_id}/decline", "post"), ("/v1/series", "post"),
-              ("/v1/series/{series_id}", "delete")]
+              ("/v1/series/{series_id}", "delete"), ("/v1/players/me/webhook", "get"),
+              ("/v1/players/me/webhook", "put"), ("/v1/players/me/webhook", "delete"),
+              ("/v1/players/me/webhook/secret", "post")]
 
 
 # As a seat's token, so that links can pass a player's key on to its next request.
