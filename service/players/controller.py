@@ -61,7 +61,7 @@ class PlayersController(Controller):
         if data.webhook is None:
             player, key = await players.create(data.name, data.kind)
             return PlayerCreated(id=player.id, name=player.name, kind=data.kind, key=key)
-        url = webhooks.checked(data.webhook.url, data.kind)
+        url = await webhooks.checked(data.webhook.url, data.kind)
         made: dict[str, Any] = {}
 
         def webhook_row(player_id: str) -> dict[str, Any]:

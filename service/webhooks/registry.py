@@ -13,14 +13,16 @@ class WebhookRegistry:
         self.book = book
         self.destinations = destinations
 
-    def checked(self, url: str, kind: str) -> str:
-        """url if a player of kind may have it as its webhook; WebhookRefused otherwise.
-        Its host's addresses are checked again at every call: a name's may change."""
+    async def checked(self, url: str, kind: str) -> str:
+        """url if a player of kind may have it as its webhook: its form, its host's name
+        and every address that name resolves to now; WebhookRefused otherwise. The
+        addresses are checked again at every call: a name's may change."""
         if kind != "bot":
             raise WebhookRefused(f"a webhook plays a bot's seats: this player is a {kind}"
                                  " (POST /v1/players with kind bot)")
         try:
             destination = self.destinations.checked_url(url)
+            await self.destinations.resolve(destination.host, destination.port)
         except Refused as refused:
             raise WebhookRefused(str(refused)) from None
         return destination.url
@@ -30,7 +32,7 @@ class WebhookRegistry:
         return new_row(player_id, url)
 
     async def put(self, player_id: str, kind: str, url: str) -> tuple[Webhook, str | None]:
-        return await self.book.put(player_id, self.checked(url, kind))
+        return await self.book.put(player_id, await self.checked(url, kind))
 
     async def get(self, player_id: str) -> Webhook:
         found = await self.book.get(player_id)
