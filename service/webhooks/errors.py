@@ -9,7 +9,7 @@ class WebhookRefused(ApiError):
     status = 422
     type = "webhook-refused"
     when = ", a webhook URL this server does not call (`webhook-refused`)"
-    when_order = 40
+    when_order = 45
 
 
 class WebhookNotFound(ApiError):
@@ -17,4 +17,4 @@ class WebhookNotFound(ApiError):
     status = 404
     type = "webhook-not-found"
     when = ", the player has no webhook (`webhook-not-found`)"
-    when_order = 70
+    when_order = 75
