@@ -31,7 +31,7 @@ class PlayerCreated(msgspec.Struct, kw_only=True):
     name: str
     kind: PlayerKind
     key: str
-    webhook: WebhookBody | None = None   # with its secret, shown this once too
+    webhook: WebhookBody | None   # a bot's webhook, with its secret shown this once too
 
 
 class RatingPoint(msgspec.Struct, kw_only=True):

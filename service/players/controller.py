@@ -60,7 +60,8 @@ class PlayersController(Controller):
                      webhooks: WebhookRegistry) -> PlayerCreated:
         if data.webhook is None:
             player, key = await players.create(data.name, data.kind)
-            return PlayerCreated(id=player.id, name=player.name, kind=data.kind, key=key)
+            return PlayerCreated(id=player.id, name=player.name, kind=data.kind, key=key,
+                                 webhook=None)
         url = await webhooks.checked(data.webhook.url, data.kind)
         made: dict[str, Any] = {}
 

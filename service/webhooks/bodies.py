@@ -1,6 +1,6 @@
 """Bodies of webhooks: registering one, what is shown of it, rotating its secret."""
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -10,6 +10,12 @@ from service.webhooks.destinations import MAX_URL
 # (422 webhook-refused with the reason).
 WebhookUrl = Annotated[str, msgspec.Meta(min_length=8, max_length=MAX_URL,
                                          pattern=r"^[hH][tT][tT][pP][sS]?://[^\s]+$")]
+
+
+# Why a webhook seat's decision fell to its clock's policy (docs/arena.md, "Webhook bots"):
+# the `webhook` of its history entry, and a label of the metrics.
+WebhookFailure = Literal["refused", "unreachable", "redirect", "status", "too-large",
+                         "malformed", "late", "busy", "illegal", "no-webhook"]
 
 
 class WebhookSpec(msgspec.Struct, forbid_unknown_fields=True):

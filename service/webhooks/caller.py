@@ -144,7 +144,7 @@ class Caller:
         except aiohttp.ClientConnectorError as error:
             return Outcome(failure="refused" if isinstance(error.os_error, _Refusal)
                            else "unreachable")
-        except (aiohttp.ClientError, OSError):
+        except (aiohttp.ClientError, OSError, ValueError):  # ValueError: a URL aiohttp refuses
             return Outcome(failure="unreachable")
         if raw is None:
             return Outcome(failure="too-large")

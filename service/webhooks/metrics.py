@@ -6,16 +6,17 @@ when /metrics is read, as the requests' own (service.replica.observe).
 
 import bisect
 from collections.abc import Iterator
+from typing import get_args
 
 from prometheus_client import REGISTRY
 from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
 
+from service.webhooks.bodies import WebhookFailure
+
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)  # seconds
 
-# What a call can end in: "answered" (a JSON answer came), or why not. "illegal" and
-# "malformed" are counted by the driver, which reads the answer.
-OUTCOMES = ("answered", "refused", "unreachable", "redirect", "status", "too-large",
-            "malformed", "late", "busy", "illegal", "no-webhook")
+# What a decision asked of a webhook ends in: a legal move answered, or why not.
+OUTCOMES = ("answered", *get_args(WebhookFailure))
 
 
 class WebhookStats:

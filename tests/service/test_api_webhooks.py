@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from service.arena.bodies import SeriesBody
+from service.games.bodies import HistoryBody
 from service.players.bodies import PlayerCreated
 from service.webhooks.bodies import WebhookBody
 from tests.ports import free_port
@@ -92,6 +93,7 @@ def bot_entries(client: httpx.Client, series: dict) -> list[dict]:
     for game in games_of(client, series):
         seat = next(s["seat"] for s in game["seats"] if s["contestant"] == 0)
         replay = client.get(f"/v1/games/{game['game_id']}/history").json()
+        assert_exact(replay, HistoryBody)  # a failure's `webhook` in the document's schema
         entries += [e for e in replay["entries"] if e.get("seat") == seat and "move" in e]
     return entries
 
