@@ -144,11 +144,27 @@ def test_a_call_past_its_deadline_is_not_made():
 
 def test_calls_over_the_concurrency_cap_wait_and_are_not_made_past_their_deadline():
     async def slow(request: web.Request) -> web.Response:
-        await asyncio.sleep(3)
+        await asyncio.sleep(1)
         return web.json_response({"move": {}})
 
-    outcomes, seen = call(slow, timeout_ms=500, concurrent=1, calls=3)
-    assert sorted(outcome.failure for outcome in outcomes) == ["busy", "busy", "late"]
+    async def run() -> tuple[list[Outcome], list[web.Request]]:
+        runner, port, seen = await _serve(slow)
+        caller = Caller(Destinations(("*",), LOOPBACK), 5000, 1024, 1)
+        url = f"http://127.0.0.1:{port}/"
+
+        async def later(deadline_in: float) -> Outcome:
+            await asyncio.sleep(0.1)  # the first call holds the one slot by then
+            return await caller.call(url, [SECRET], b"{}", time.time() + deadline_in, "d")
+        try:
+            outcomes = await asyncio.gather(
+                caller.call(url, [SECRET], b"{}", time.time() + 30, "d"), later(0.3), later(0.3))
+        finally:
+            await caller.close()
+            await runner.cleanup()
+        return list(outcomes), seen
+
+    outcomes, seen = asyncio.run(run())
+    assert [outcome.failure for outcome in outcomes] == [None, "busy", "busy"]
     assert len(seen) == 1
 
 
