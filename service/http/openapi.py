@@ -51,11 +51,12 @@ from service.players.bodies import (
 )
 from service.players.events import EventKind
 from service.webhooks.bodies import SecretRotation, WebhookBody, WebhookSpec
+from service.webhooks.decision import WebhookAnswer, WebhookDecision
 
 PLAYER_BODIES = [NewPlayer, PlayerRename, PlayerCreated, PlayerBody, PlayerGames, Leaderboard,
                  Pools, QueueRequest, TicketBody, ChallengeRequest, ChallengeBody,
                  SeriesRequest, SeriesBody, SeriesGames, WebhookSpec, WebhookBody,
-                 SecretRotation]
+                 SecretRotation, WebhookDecision, WebhookAnswer]
 
 PROBLEM_JSON = "application/problem+json"
 SWAGGER_ASSETS = "/schema/assets"
@@ -92,6 +93,7 @@ def contract(document: dict[str, Any], settings: Settings) -> dict[str, Any]:
     any_move = {"oneOf": [{"$ref": REF.format(name=name)} for name in bodies.MOVE_UNIONS],
                 "description": "a move of the game, as its legal_moves list it"}
     schemas["MoveRequest"]["properties"]["move"] = any_move
+    schemas["WebhookAnswer"]["properties"]["move"] = any_move
     schemas["Problem"]["properties"]["legal_moves"]["items"] = any_move
     components = document.setdefault("components", {})
     components["schemas"] = schemas

@@ -29,6 +29,7 @@ from service.games.sessions import Session, Sessions
 from service.http.instants import iso_time
 from service.store import Documents, keys
 from service.webhooks.caller import Caller
+from service.webhooks.decision import WebhookDecision
 from service.webhooks.metrics import WEBHOOK_STATS
 from service.webhooks.storage import WebhookBook, now_ms
 
@@ -66,10 +67,10 @@ class WebhookDriver:
         if webhook is None:
             return self._failed(session, seat, "no-webhook", None)
         delivery = f"{session.game_id}:{session.record.version}:{seat}"
-        body = msgspec.json.encode({
-            "type": "decision", "delivery": delivery, "game_id": session.game_id,
-            "version": session.record.version, "seat": seat, "deadline": iso_time(deadline),
-            "game": game_body(Sessions.view(session, seat))})
+        body = msgspec.json.encode(WebhookDecision(
+            type="decision", delivery=delivery, game_id=session.game_id,
+            version=session.record.version, seat=seat, deadline=iso_time(deadline),
+            game=game_body(Sessions.view(session, seat))))
         outcome = await self.caller.call(webhook.url, webhook.secrets(now_ms()), body,
                                          deadline, delivery)
         if outcome.failure is not None:

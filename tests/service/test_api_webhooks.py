@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -17,7 +18,9 @@ import pytest
 from service.arena.bodies import SeriesBody
 from service.games.bodies import HistoryBody
 from service.players.bodies import PlayerCreated
+from service.webhooks import signing
 from service.webhooks.bodies import WebhookBody
+from service.webhooks.decision import WebhookDecision
 from tests.ports import free_port
 from tests.processes import Process
 from tests.service.conftest import STORES
@@ -52,9 +55,12 @@ class Answering:
     """A stdlib HTTP server on loopback, in a thread, answering every POST with body."""
 
     def __init__(self, body: bytes) -> None:
+        received = self.received = []
+
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
-                self.rfile.read(int(self.headers["Content-Length"]))
+                received.append((dict(self.headers),
+                                 self.rfile.read(int(self.headers["Content-Length"]))))
                 self.send_response(200)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
@@ -191,3 +197,8 @@ def test_a_wrong_answer_falls_to_the_clock_s_policy(hooked, client, answer, fail
         answering.close()
     assert series["contestants"][0]["latency"]["timeouts"] > 0 and series["contestants"][0]["latency"]["moves"] == 0
     assert {e["webhook"] for e in bot_entries(client, series)} == {failure}
+    for headers, body in answering.received:  # what was sent: the document's shape, signed
+        assert_exact(json.loads(body), WebhookDecision)
+        assert signing.verify(bot["webhook"]["secret"], headers["Crab-Signature"], body,
+                              time.time())
+        assert json.loads(body)["game"]["you"] == json.loads(body)["seat"]
