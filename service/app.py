@@ -40,6 +40,7 @@ from service.sql.database import Database
 from service.store import Store, open_store
 from service.tournaments.parts import TournamentParts
 from service.web.routes import play_routes
+from service.webhooks.parts import WebhookParts
 
 
 def _rate_limits(settings: Settings, store: Store) -> RateLimits:
@@ -54,7 +55,9 @@ def _parts(settings: Settings, store: Store, database: Database) -> list[Part]:
     deadlines, outbox = Deadlines(store), Outbox(store)
     players = PlayerParts.build(database, store)
     archive = Archive(database)
-    games = GameParts.build(settings, store, archive, players.directory, deadlines, outbox)
+    webhooks = WebhookParts.build(settings, store, database)
+    games = GameParts.build(settings, store, archive, players.directory, deadlines, outbox,
+                            webhooks.driver)
     sessions, robots = games.sessions, games.robots
     lobby = LobbyParts.build(sessions, robots, store, deadlines)
     events = EventParts.build(sessions, store, settings)
@@ -70,9 +73,9 @@ def _parts(settings: Settings, store: Store, database: Database) -> list[Part]:
     archived.writer.ingested.append(arena.runner.bell.ring_here)  # a series may go on
     archived.writer.ingested.append(tournaments.runner.bell.ring_here)  # a round may end
     # (The routes' order is the OpenAPI document's: clients are generated from it.)
-    return [games.part(), archived.part(), lobby.part(), events.part(), replica.part(store),
-            players.part(), matchmaking.part(), reviews.part(), arena.part(),
-            tournaments.part(),
+    return [webhooks.caller_part(), games.part(), archived.part(), lobby.part(), events.part(),
+            replica.part(store), players.part(), webhooks.part(), matchmaking.part(),
+            reviews.part(), arena.part(), tournaments.part(),
             Part(routes=[static_files(SWAGGER_ASSETS, Path(swagger_ui_path), "swagger-assets"),
                          *play_routes(), *(debug.ROUTES if settings.debug_gc else ())],
                  # a stopping worker's last requests are counted, its last spans sent

@@ -65,6 +65,28 @@ def _networks(raw: str) -> str:
     return raw
 
 
+def _hosts(raw: str) -> tuple[str, ...]:
+    hosts = tuple(host.strip().lower().rstrip(".") for host in raw.split(",") if host.strip())
+    for host in hosts:
+        name = host.removeprefix("*.")
+        if host != "*" and not all(label and len(label) <= 63 and label.replace("-", "").isalnum()
+                                   for label in name.split(".")):
+            raise ConfigError(f"WEBHOOK_HOSTS lists host names (bots.example.com), domains"
+                              f" (*.example.com) or * (any), got {host!r}")
+    return hosts
+
+
+def _webhook_networks(raw: str) -> str:
+    try:
+        for item in raw.split(","):
+            if item.strip():
+                ipaddress.ip_network(item.strip(), strict=False)
+    except ValueError:
+        raise ConfigError(f"WEBHOOK_NETWORKS lists addresses or networks such as"
+                          f" 127.0.0.1/32 or 10.0.0.0/8, got {raw!r}") from None
+    return raw
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None = None     # REDIS_URL; None: the embedded in-process store
@@ -94,6 +116,12 @@ class Settings:
     metrics_host: str = "127.0.0.1"  # METRICS_HOST: where /metrics is served, apart from the API
     metrics_port: int = 0            # METRICS_PORT: its port; 0: no metrics served
     metrics_token: str = ""          # METRICS_TOKEN: if set, /metrics wants it as a bearer token
+    # Webhook bots (service/webhooks, docs/arena.md): where the server may call out, and how.
+    webhook_hosts: tuple[str, ...] = ("*",)  # WEBHOOK_HOSTS: names a webhook may name; empty: off
+    webhook_networks: str = ""       # WEBHOOK_NETWORKS: private, loopback... networks allowed
+    webhook_timeout_ms: int = 2_000  # WEBHOOK_TIMEOUT_MS: a call's deadline (or the clock's, sooner)
+    webhook_max_bytes: int = 16_384  # WEBHOOK_MAX_RESPONSE_BYTES: a longer answer is refused
+    webhook_max_concurrent: int = 64  # WEBHOOK_MAX_CONCURRENT: calls in flight per worker
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> "Settings":
@@ -133,6 +161,14 @@ class Settings:
             metrics_host=env.get("METRICS_HOST") or cls.metrics_host,
             metrics_port=_int(env, "METRICS_PORT", cls.metrics_port, 0, 65535),
             metrics_token=env.get("METRICS_TOKEN", ""),
+            webhook_hosts=_hosts(env.get("WEBHOOK_HOSTS", "*")),
+            webhook_networks=_webhook_networks(env.get("WEBHOOK_NETWORKS", "")),
+            webhook_timeout_ms=_int(env, "WEBHOOK_TIMEOUT_MS", cls.webhook_timeout_ms, 50,
+                                    60_000),
+            webhook_max_bytes=_int(env, "WEBHOOK_MAX_RESPONSE_BYTES", cls.webhook_max_bytes,
+                                   256, 1 << 20),
+            webhook_max_concurrent=_int(env, "WEBHOOK_MAX_CONCURRENT",
+                                        cls.webhook_max_concurrent, 1, 4096),
         )
         settings.check()
         return settings
@@ -171,7 +207,12 @@ class Settings:
                "REVIEW_LEVEL": str(self.review_level),
                "REVIEW_LEASE_SECONDS": str(self.review_lease_seconds),
                "METRICS_HOST": self.metrics_host, "METRICS_PORT": str(self.metrics_port),
-               "METRICS_TOKEN": self.metrics_token}
+               "METRICS_TOKEN": self.metrics_token,
+               "WEBHOOK_HOSTS": ",".join(self.webhook_hosts),
+               "WEBHOOK_NETWORKS": self.webhook_networks,
+               "WEBHOOK_TIMEOUT_MS": str(self.webhook_timeout_ms),
+               "WEBHOOK_MAX_RESPONSE_BYTES": str(self.webhook_max_bytes),
+               "WEBHOOK_MAX_CONCURRENT": str(self.webhook_max_concurrent)}
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url
         return env

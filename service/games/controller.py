@@ -36,8 +36,8 @@ class GamesController(Controller):
         game_id, session, tokens = await sessions.create(data, robots.seats_of(data))
         await lobby.list_if_waiting(session)
         if robots.robot_to_move(session) is not None:
-            if all(token is None for token in tokens):
-                robots.play_in_background(game_id)
+            if all(token is None for token in tokens) or session.meta.webhooks:
+                robots.play_in_background(game_id)  # no bot's webhook is waited for
             else:
                 await robots.play_turns(game_id)
         meta = session.meta
@@ -117,7 +117,9 @@ class GamesController(Controller):
                 "key": "Idempotency-Key", "source": "header"}])
         response, meta = await sessions.play(checked_game_id(game_id), seat_token(request), data,
                                              idempotency_key, seat_budget(request.scope))
-        if meta.ai is not None:
+        if meta.webhooks:
+            robots.play_soon(game_id)  # a bot's webhook is not waited for
+        elif meta.ai is not None:
             await robots.play_turns(game_id)  # a GET after this shows a human to move
         return bodies.game_body(response)
 

@@ -59,9 +59,16 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
     rematch: str | None = None             # the next game's id
     player_ids: list[str | None] | None = None  # the player each seat is bound to
     rated: bool = True                     # rated if eligible (is_rated); false: casual
+    # Seats whose player, when the game was made, was a bot with a webhook: the server
+    # asks it each of their decisions (service.webhooks.driver), as it plays AI seats.
+    webhooks: list[int] = []
 
     def is_ai(self, seat: int) -> bool:
         return self.ai is not None and self.ai[seat] is not None
+
+    def played_by_server(self, seat: int) -> bool:
+        """An AI seat, or a webhook bot's: the server makes its moves (service.games.robots)."""
+        return self.is_ai(seat) or seat in self.webhooks
 
     def seat_type(self, seat: int) -> SeatType:
         if seat in self.open_seats:

@@ -1,4 +1,5 @@
-"""The server's AI: move suggestions for a seat, and the seats the server plays itself.
+"""The server's AI: move suggestions for a seat, and the seats the server plays itself:
+AI seats, and webhook bots' seats, whose moves the bot answers over HTTP (service.webhooks).
 
 The search (core.ai) releases the GIL, so it runs in a worker thread while the event loop
 serves other requests. It sees only what its seat may: the seat's own state through the
@@ -10,21 +11,32 @@ import logging
 import secrets
 import time
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
+import msgspec
 
 import core
 import core.ai
 from service.config import Settings
 from service.games.limits import BudgetRefused
 from service.games.requests import Budget, CreateGame, SeatSpec
-from service.games.sessions import InvalidGame, Session, Sessions
+from service.games.sessions import MAX_COMMIT_ATTEMPTS, InvalidGame, Session, Sessions
 from service.http.errors import ApiError
 from service.lobby.deadlines import Deadlines
 from service.replica import tracing
 
 log = logging.getLogger("service.ai")
+
+# The AI's move for a seat whose clock ran out, or whose webhook failed: quick and sound.
+TIMEOUT_BUDGET = Budget(iterations=300)
+
+
+class SeatCallers(Protocol):
+    """Who asks webhook bots their moves (service.webhooks.driver.WebhookDriver)."""
+    async def ask(self, session: Session, seat: int) -> dict[str, Any] | str | None:
+        """The bot's move, legal now; a failure's name; or None if another replica is
+        asking this decision."""
 
 
 class NotYourTurn(ApiError):
@@ -58,10 +70,13 @@ class AIBusy(ApiError):
 
 
 class Robots:
-    def __init__(self, sessions: Sessions, deadlines: Deadlines, settings: Settings) -> None:
+    def __init__(self, sessions: Sessions, deadlines: Deadlines, settings: Settings,
+                 webhooks: SeatCallers | None = None) -> None:
         self.sessions = sessions
         self.deadlines = deadlines  # where a stopping replica hands its AI games over
         self.settings = settings
+        self.webhooks = webhooks    # asks webhook seats' bots (None: they fall to the clock)
+        self._kicks: set[asyncio.Task] = set()
         self._drivers: dict[str, asyncio.Task] = {}  # game id -> its AI seats' driver
         self._suggesting = 0  # suggestions searching now (AI seats' moves are not capped)
 
@@ -180,10 +195,18 @@ class Robots:
         if driver is None or driver.done():
             self._drive(game_id)
 
+    def play_soon(self, game_id: str) -> None:
+        """play_turns without waiting for it: after a change that may have made a webhook
+        seat to move, whose bot a request should not wait for."""
+        task = asyncio.get_running_loop().create_task(self.play_turns(game_id))
+        self._kicks.add(task)
+        task.add_done_callback(self._kicks.discard)
+
     def resume_if_stalled(self, session: Session) -> None:
         """Restarts the AI's turns of a game left with an AI seat to move (its worker died
         between a move and the AI's answer): any request that reads the game revives it."""
-        if session.meta.ai is not None and self.robot_to_move(session) is not None:
+        if (session.meta.ai is not None or session.meta.webhooks) and \
+                self.robot_to_move(session) is not None:
             self.play_in_background(session.game_id)
 
     def _drive(self, game_id: str) -> asyncio.Task:
@@ -208,14 +231,69 @@ class Robots:
             seat = self.robot_to_move(session)
             if seat is None:
                 return
-            await self.play_for(session, seat, self.capped(session.meta.ai[seat]))
+            if session.meta.is_ai(seat):
+                await self.play_for(session, seat, self.capped(session.meta.ai[seat]))
+            elif not await self.answer_webhook(session, seat):
+                # Another replica asks the bot. Should it die, the seat's clock drives the
+                # seat again: armed here, since a handover may have taken its entry.
+                deadline = session.meta.earliest_deadline()
+                if deadline is not None:
+                    await self.deadlines.arm(game_id, session.record.version, deadline)
+                return
 
     @staticmethod
     def robot_to_move(session: Session) -> int | None:
-        """An AI seat that must act now in an active game, if any."""
+        """A seat the server plays (an AI's, a webhook bot's) that must act now in an
+        active game, if any."""
         if session.status != "active":
             return None
-        return next((seat for seat in session.state.to_move if session.meta.is_ai(seat)), None)
+        return next((seat for seat in session.state.to_move
+                     if session.meta.played_by_server(seat)), None)
+
+    async def answer_webhook(self, session: Session, seat: int) -> bool:
+        """Commits the move seat's bot answers, or its clock's policy if the call failed;
+        False if another replica is asking the bot."""
+        answer = "no-webhook" if self.webhooks is None else \
+            await self.webhooks.ask(session, seat)
+        if answer is None:
+            return False
+        if isinstance(answer, str):
+            await self.fall_to_policy(session, seat, answer)
+            return True
+        simultaneous = len(session.state.to_move) > 1
+        for _ in range(MAX_COMMIT_ATTEMPTS):
+            entry = self.sessions.move_entry(seat, answer, session)
+            if await self.sessions.commit(self.sessions.moved(session, seat, answer), entry):
+                return True
+            # A simultaneous decision does not depend on the others': commit the same
+            # answer on top of theirs while it stays this seat's to make (as a move
+            # posted without expected_version). Otherwise the loop asks again.
+            session = await self.sessions.load(session.game_id)
+            if not simultaneous or session.status != "active" or \
+                    seat not in session.state.to_move:
+                return True
+            try:
+                session.state.clone().apply(seat, answer)
+            except core.IllegalMove:
+                return True
+        return True
+
+    async def fall_to_policy(self, session: Session, seat: int, failure: str) -> None:
+        """What the seat's clock does when it runs out, for a webhook that failed: the
+        forfeit, or the AI's move (the policy of a game without a clock)."""
+        clock = session.meta.clock
+        if clock is not None and clock.on_timeout == "forfeit":
+            await self.forfeit(session, [seat], webhook=failure)
+        else:
+            await self.play_for(session, seat, TIMEOUT_BUDGET, kind="timeout", policy="ai",
+                                webhook=failure)
+
+    async def forfeit(self, session: Session, seats: list[int], **logged: object) -> bool:
+        """Ends the game with seats forfeited (False if it moved on meanwhile)."""
+        ended = msgspec.structs.replace(session.meta, forfeited=seats)
+        pending = self.sessions.next_version(session, session.state, None, ended)
+        return await self.sessions.commit(pending, {"seat": seats[0], "kind": "forfeit",
+                                                    "forfeited": seats, **logged})
 
     async def play_for(self, session: Session, seat: int, budget: Budget,
                        kind: str = "move", **logged: object) -> bool:
@@ -230,6 +308,8 @@ class Robots:
     async def close(self) -> None:
         """Stops the AI turns played here and hands their games to the other replicas
         (through the turn clocks' index: an entry due at once)."""
+        for kick in list(self._kicks):
+            kick.cancel()
         games = list(self._drivers.items())
         for _, task in games:
             task.cancel()

@@ -33,6 +33,9 @@ from service.store import Commit, GameRecord, Store, StoreUnavailable
 
 MAX_COMMIT_ATTEMPTS = 8  # retries of a move whose client gave no expected_version
 
+# The seats of a new game a bot's webhook plays, from each seat's player (None: unbound).
+WebhookSeats = Callable[[list[str | None]], Awaitable[list[int]]]
+
 
 class GameNotFound(ApiError):
     """Raised with the game's id, which the detail leaves out (it is in the path)."""
@@ -199,16 +202,19 @@ class Next:
 class Sessions:
     def __init__(self, store: Store, archive: Archive | None = None,
                  limits: GameLimits | None = None, players: Players | None = None,
-                 deadlines: Deadlines | None = None, outbox: Outbox | None = None) -> None:
+                 deadlines: Deadlines | None = None, outbox: Outbox | None = None,
+                 webhook_seats: WebhookSeats | None = None) -> None:
         """Without an archive, finished games are gone once the store forgets them and no
         seat can be bound to a player; deadlines and outbox are shared with the turn clocks
-        and the archive's writer, whose bells they ring (a test may leave them out)."""
+        and the archive's writer, whose bells they ring (a test may leave them out);
+        webhook_seats says which bound seats of a new game a bot's webhook plays."""
         self.store = store
         self.limits = limits or GameLimits()  # what every new game obeys, however made
         self.archive = archive  # where finished games are read once the store forgets them
         self.players = players  # whose keys bind seats
         self.deadlines = deadlines or Deadlines(store)
         self.outbox = outbox or Outbox(store)
+        self.webhook_seats = webhook_seats
 
     # -- creation and loading ------------------------------------------------
 
@@ -273,6 +279,9 @@ class Sessions:
                           game_id: str | None = None) -> tuple[str, Session]:
         """Stores a new game made of meta and state (under game_id if given, else a new
         id); its id and session. GameExists if a game has that id already."""
+        if self.webhook_seats is not None and meta.player_ids and any(meta.player_ids):
+            meta = msgspec.structs.replace(meta, webhooks=await self.webhook_seats(
+                meta.player_ids))
         record = GameRecord(0, state.to_bytes(), msgspec.json.encode(meta))
         game_id = game_id or new_game_id()
         deadline = meta.earliest_deadline()

@@ -52,11 +52,14 @@ from service.players.bodies import (
 from service.players.events import EventKind
 from service.tournaments.bodies import TournamentBody, TournamentGames, TournamentRequest
 from service.tournaments.events import TournamentEventKind
+from service.webhooks.bodies import SecretRotation, WebhookBody, WebhookSpec
+from service.webhooks.decision import WebhookAnswer, WebhookDecision
 
 PLAYER_BODIES = [NewPlayer, PlayerRename, PlayerCreated, PlayerBody, PlayerGames, Leaderboard,
                  Pools, QueueRequest, TicketBody, ChallengeRequest, ChallengeBody,
                  SeriesRequest, SeriesBody, SeriesGames, TournamentRequest, TournamentBody,
-                 TournamentGames]
+                 TournamentGames, WebhookSpec, WebhookBody, SecretRotation, WebhookDecision,
+                 WebhookAnswer]
 
 PROBLEM_JSON = "application/problem+json"
 SWAGGER_ASSETS = "/schema/assets"
@@ -93,6 +96,7 @@ def contract(document: dict[str, Any], settings: Settings) -> dict[str, Any]:
     any_move = {"oneOf": [{"$ref": REF.format(name=name)} for name in bodies.MOVE_UNIONS],
                 "description": "a move of the game, as its legal_moves list it"}
     schemas["MoveRequest"]["properties"]["move"] = any_move
+    schemas["WebhookAnswer"]["properties"]["move"] = any_move
     schemas["Problem"]["properties"]["legal_moves"]["items"] = any_move
     components = document.setdefault("components", {})
     components["schemas"] = schemas
@@ -243,7 +247,10 @@ _KEY_TAKEN = [("/v1/players/me", "get"), ("/v1/players/me", "patch"), ("/v1/queu
               ("/v1/tournaments/{tournament_id}", "delete"),
               ("/v1/tournaments/{tournament_id}/start", "post"),
               ("/v1/tournaments/{tournament_id}/entrants/{entrant_id}", "put"),
-              ("/v1/tournaments/{tournament_id}/entrants/{entrant_id}", "delete")]
+              ("/v1/tournaments/{tournament_id}/entrants/{entrant_id}", "delete"),
+              ("/v1/players/me/webhook", "get"),
+              ("/v1/players/me/webhook", "put"), ("/v1/players/me/webhook", "delete"),
+              ("/v1/players/me/webhook/secret", "post")]
 
 
 # As a seat's token, so that links can pass a player's key on to its next request.

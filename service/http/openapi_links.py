@@ -137,6 +137,12 @@ def player_links(linker: Linker, arena: dict[str, Any] | None) -> None:
         "Challenge": linker.link("/v1/challenges", "post", "offer a game", key),
         "StartSeries": linker.link("/v1/series", "post", "start a series", key),
         "MakeTournament": linker.link("/v1/tournaments", "post", "make a tournament", key),
+        "MyWebhook": linker.link(f"{ME}/webhook", "get", "the bot's webhook", key),
+        "SetMyWebhook": linker.link(f"{ME}/webhook", "put", "set the bot's webhook", key),
+        "RemoveMyWebhook": linker.link(f"{ME}/webhook", "delete", "remove the bot's webhook",
+                                       key),
+        "RotateMyWebhookSecret": linker.link(f"{ME}/webhook/secret", "post",
+                                             "a new signing secret", key),
         "ReadPlayer": linker.link(PLAYER, "get", "the player's profile", mine),
         "PlayersGames": linker.link(f"{PLAYER}/games", "get", "the player's games", mine)}
     if arena is not None:

@@ -20,12 +20,13 @@ from service.matchmaking import queue
 from service.replica import shutdown
 from service.reviews import worker
 from service.tournaments import errors as tournament_errors
+from service.webhooks import errors as webhook_errors
 
 # The modules that define errors: a subclass is known once its module has run, and the
 # document's descriptions are made while the controllers are defined, before the app
 # imports everything.
 ERROR_MODULES = (challenges, series, limits, robots, sessions, framework_errors, rate_limits,
-                 seats, queue, shutdown, worker, tournament_errors)
+                 seats, queue, shutdown, worker, tournament_errors, webhook_errors)
 
 SENTENCES_JS = Path(__file__).resolve().parents[1] / "web" / "js" / "problem-sentences.js"
 

@@ -16,10 +16,7 @@ also when no request ever reaches the game.
 import logging
 import time
 
-import msgspec
-
-from service.games.requests import Budget
-from service.games.robots import Robots
+from service.games.robots import TIMEOUT_BUDGET, Robots
 from service.games.sessions import GameNotFound, Session, Sessions
 from service.lobby.deadlines import Deadlines
 from service.replica.background import Background
@@ -32,7 +29,6 @@ RETRY_SECONDS = 1.0     # after a pass that failed
 # A deadline this long past, still armed at the game's version, was claimed by a replica
 # that died before applying it (any read of the game heals that: rearm_if_overdue).
 OVERDUE_SECONDS = 1.0
-TIMEOUT_BUDGET = Budget(iterations=300)  # the AI's move for an absent seat: quick and sound
 
 
 class Clocks(Background):
@@ -88,10 +84,7 @@ class Clocks(Background):
             await self.deadlines.arm(game_id, version, deadline)
 
     async def forfeit(self, session: Session, overdue: list[int]) -> None:
-        ended = msgspec.structs.replace(session.meta, forfeited=overdue)
-        pending = self.sessions.next_version(session, session.state, None, ended)
-        await self.sessions.commit(pending, {"seat": overdue[0], "kind": "forfeit",
-                                             "forfeited": overdue})
+        await self.robots.forfeit(session, overdue)
 
     async def heal(self, session: Session) -> None:
         """What any read of the game repairs that a replica dying left undone: an AI's

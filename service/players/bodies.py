@@ -5,14 +5,17 @@ from typing import Literal
 import msgspec
 
 from service.games.requests import GameName, Name
+from service.webhooks.bodies import WebhookBody, WebhookSpec
 
 PlayerKind = Literal["human", "bot"]
 
 
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
-    """POST /v1/players."""
+    """POST /v1/players. A bot may give its `webhook`: the server then asks it each
+    decision of its seats by a signed POST (docs/arena.md, "Webhook bots")."""
     name: Name
     kind: PlayerKind = "human"
+    webhook: WebhookSpec | None = None
 
 
 class PlayerRename(msgspec.Struct, forbid_unknown_fields=True):
@@ -28,6 +31,7 @@ class PlayerCreated(msgspec.Struct, kw_only=True):
     name: str
     kind: PlayerKind
     key: str
+    webhook: WebhookBody | None   # a bot's webhook, with its secret shown this once too
 
 
 class RatingPoint(msgspec.Struct, kw_only=True):

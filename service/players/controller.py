@@ -30,6 +30,9 @@ from service.players.bodies import (
 from service.players.ratings import PROVISIONAL_GAMES
 from service.players.standings import RANKED_AFTER
 from service.players.storage import Player, Players, Ranked
+from service.webhooks.controller import webhook_body
+from service.webhooks.registry import WebhookRegistry
+from service.webhooks.storage import Webhook
 
 HISTORY = 50  # rated games a profile's chart shows, per pool
 PLAYER_ID = re.compile(r"^(p_[A-Za-z0-9_-]{16}|ai-[1-5])$")
@@ -51,11 +54,24 @@ class PlayersController(Controller):
     path = "/v1/players"
     tags = ["players"]
 
-    @post("/", status_code=201, responses=problems(400, 413, 429, 503),
+    @post("/", status_code=201, responses=problems(400, 413, 422, 429, 503),
           summary="A new player (a person or a bot); its key is shown this once")
-    async def create(self, data: NewPlayer, players: Players) -> PlayerCreated:
-        player, key = await players.create(data.name, data.kind)
-        return PlayerCreated(id=player.id, name=player.name, kind=data.kind, key=key)
+    async def create(self, data: NewPlayer, players: Players,
+                     webhooks: WebhookRegistry) -> PlayerCreated:
+        if data.webhook is None:
+            player, key = await players.create(data.name, data.kind)
+            return PlayerCreated(id=player.id, name=player.name, kind=data.kind, key=key,
+                                 webhook=None)
+        url = await webhooks.checked(data.webhook.url, data.kind)
+        made: dict[str, Any] = {}
+
+        def webhook_row(player_id: str) -> dict[str, Any]:
+            made["row"], made["secret"] = webhooks.new_row(player_id, url)
+            return made["row"]
+
+        player, key = await players.create(data.name, data.kind, webhook_row)
+        return PlayerCreated(id=player.id, name=player.name, kind=data.kind, key=key,
+                             webhook=webhook_body(Webhook(**made["row"]), made["secret"]))
 
     @route("/me", http_method=HttpMethod.OPTIONS, include_in_schema=False,
            sync_to_thread=False)

@@ -9,6 +9,7 @@ profiles show everyone on one scale.
 import json
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +21,7 @@ from service.players import ratings
 from service.players.standings import bucket, fresh, recount
 from service.players.standings import lock as standings_lock
 from service.sql.database import Database, insert
-from service.sql.schema import game_players, players, rank_counts, standings
+from service.sql.schema import game_players, players, rank_counts, standings, webhooks
 
 KEY_PREFIX = "crab_pk_"   # so a key is told from a seat token at a glance (and by scanners)
 LEVELS = (1, 2, 3, 4, 5)
@@ -71,8 +72,11 @@ class Players:
 
         await self.database.run(run)
 
-    async def create(self, name: str, kind: str) -> tuple[Player, str]:
-        """A new player and its key (shown once: only its hash is kept)."""
+    async def create(self, name: str, kind: str,
+                     with_player: Callable[[str], dict[str, Any]] | None = None
+                     ) -> tuple[Player, str]:
+        """A new player and its key (shown once: only its hash is kept). with_player
+        makes, from the new id, the row of its webhook, kept in the same transaction."""
         key = KEY_PREFIX + new_secret()
         player = Player(new_player_id(), name, kind, int(time.time() * 1000), None)
 
@@ -80,6 +84,8 @@ class Players:
             async with conn.begin():
                 await conn.execute(players.insert().values(
                     **player.__dict__, key_hash=secret_hash(key)))
+                if with_player is not None:
+                    await conn.execute(webhooks.insert().values(**with_player(player.id)))
 
         await self.database.run(run)
         return player, key

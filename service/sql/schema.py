@@ -252,3 +252,17 @@ tournament_games = Table(
     Column("ended_ms", BigInteger, nullable=True),
     Column("ranks", Text, nullable=True),             # entrant -> rank (1 first), JSON
 )
+
+# A bot's webhook (service/webhooks, docs/arena.md): the URL the server calls at each of its
+# seats' decisions, and the secret it signs the calls with, kept as it is (the server signs
+# with it: a hash would not do; no response shows it after the one that made it). After a
+# rotation the previous secret signs too, until previous_until_ms.
+webhooks = Table(
+    "webhooks", metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("url", Text, nullable=False),
+    Column("secret", String(96), nullable=False),
+    Column("previous_secret", String(96), nullable=True),
+    Column("previous_until_ms", BigInteger, nullable=True),
+    Column("updated_ms", BigInteger, nullable=False),
+)

@@ -25,6 +25,7 @@ stays in one Redis Cluster slot; each index and rate budget has a tag of its own
 | `inbox:{<player>}:once` | set | the once-keys of events pushed (a retry pushes nothing) |
 | `challenge:{<id>}` | string | a challenge (JSON), changed by compare-and-set |
 | `challenges:{expiry}` | sorted set | pending challenges by when they expire |
+| `webhook:{<game>}:<version>:<seat>` | string | a webhook call claimed for one decision, until its deadline has passed (service/webhooks/driver.py) |
 | `crab:replicas` | channel | subscribed by every replica, so its connection always exists |
 | `crab:wake:<topic>` | channel | wakes a kind of background work on every replica (service/replica/wakeups.py) |
 """
@@ -153,3 +154,7 @@ def challenge(challenge_id: str) -> str:
 
 
 CHALLENGE_EXPIRY = "challenges:{expiry}"
+
+
+def webhook_call(game_id: str, version: int, seat: int) -> str:
+    return f"webhook:{{{game_id}}}:{version}:{seat}"

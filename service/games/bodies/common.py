@@ -7,6 +7,7 @@ import msgspec
 
 import core
 from service.games.meta import Clock
+from service.webhooks.bodies import WebhookFailure
 
 ViewT = TypeVar("ViewT")
 MoveT = TypeVar("MoveT")
@@ -79,8 +80,10 @@ class LeaveEntry(EntryBase, tag_field="kind", tag="leave"):
 
 
 class ForfeitEntry(EntryBase, tag_field="kind", tag="forfeit"):
-    """The turn clock ran out for these seats under on_timeout "forfeit": the game ended."""
+    """The turn clock ran out for these seats under on_timeout "forfeit": the game ended.
+    `webhook`: a webhook bot's seat, forfeited since its bot gave no move, and why."""
     forfeited: list[int]
+    webhook: WebhookFailure | msgspec.UnsetType = msgspec.UNSET
 
 
 class RematchEntry(EntryBase, tag_field="kind", tag="rematch"):

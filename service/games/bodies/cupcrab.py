@@ -26,6 +26,7 @@ from service.games.bodies.common import (
     MoveStatBase,
     RematchEntry,
     SuggestionBase,
+    WebhookFailure,
 )
 
 Card = Literal[cupcrab.CARD_NAMES]  # type: ignore[valid-type]
@@ -137,8 +138,10 @@ class CupCrabMoveEntry(MoveEntryBase[CupCrabSeenMove], tag_field="kind", tag="mo
 
 
 class CupCrabTimeoutEntry(MoveEntryBase[CupCrabSeenMove], tag_field="kind", tag="timeout"):
-    """A move the server's AI made for a seat whose turn clock ran out."""
+    """A move the server's AI made for a seat whose turn clock ran out, or whose webhook
+    bot gave no move (`webhook` says why)."""
     policy: Literal["ai"]
+    webhook: WebhookFailure | msgspec.UnsetType = msgspec.UNSET
 
 
 CupCrabEntry: TypeAlias = (CupCrabMoveEntry | CupCrabTimeoutEntry | JoinEntry | LeaveEntry

@@ -26,6 +26,7 @@ from service.games.bodies.common import (
     MoveStatBase,
     RematchEntry,
     SuggestionBase,
+    WebhookFailure,
 )
 
 Card = Literal[cvp.CARD_NAMES]  # type: ignore[valid-type]
@@ -203,9 +204,11 @@ class CvpMoveEntry(MoveEntryBase[CvpSeenMove], tag_field="kind", tag="move", kw_
 
 class CvpTimeoutEntry(MoveEntryBase[CvpSeenMove], tag_field="kind", tag="timeout",
                       kw_only=True):
-    """A move the server's AI made for a seat whose turn clock ran out."""
+    """A move the server's AI made for a seat whose turn clock ran out, or whose webhook
+    bot gave no move (`webhook` says why)."""
     policy: Literal["ai"]
     revealed: list[Card] | msgspec.UnsetType = msgspec.UNSET
+    webhook: WebhookFailure | msgspec.UnsetType = msgspec.UNSET
 
 
 CvpEntry: TypeAlias = (CvpMoveEntry | CvpTimeoutEntry | JoinEntry | LeaveEntry | ForfeitEntry

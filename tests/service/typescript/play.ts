@@ -35,7 +35,8 @@ export type RequestsLeaveOutWhatHasADefault = [
   Assert<Same<OptionalKeys<Schemas["CreateCvp2"]>, CreateOptional>>,
   Assert<Same<OptionalKeys<Schemas["MoveRequest"]>, "expected_version">>,
   Assert<Same<OptionalKeys<Schemas["JoinRequest"]>, "name" | "seat" | "player">>,
-  Assert<Same<OptionalKeys<Schemas["NewPlayer"]>, "kind">>,
+  Assert<Same<OptionalKeys<Schemas["NewPlayer"]>, "kind" | "webhook">>,
+  Assert<Same<OptionalKeys<Schemas["SecretRotation"]>, "previous_valid_seconds">>,
   Assert<Same<OptionalKeys<Schemas["QueueRequest"]>, "fill_with_ai_after">>,
   Assert<Same<OptionalKeys<Schemas["ChallengeRequest"]>,
     "options" | "turn_seconds" | "rated" | "seat" | "expires_in">>,
@@ -49,17 +50,22 @@ export type RequestsLeaveOutWhatHasADefault = [
 // Responses: what the server always sends is required (a new game's seats' names and
 // tokens included, null where there is none); the only response schemas with optional
 // fields are the ones the server really leaves out (a Crabe vs Poulpe entry's revealed
-// hand, a problem's extras, a JSON Patch operation's value, absent for a remove). A new
+// hand, why a webhook bot's seat fell to its clock, only in a timeout or forfeit of such a
+// seat, a problem's extras, a JSON Patch operation's value, absent for a remove). A new
 // optional response field fails the build here.
 type RequestSchema = "CreateGame" | `Create${"CupCrab" | "Cvp"}${number}` | "SeatSpec"
   | "SeatHumanOrOpen" | "SeatOfPlayer" | `AiSeatBy${string}` | "Budget" | `BudgetBy${string}`
   | "MoveRequest" | "JoinRequest" | "NewPlayer" | "QueueRequest" | "ChallengeRequest"
   | "SeriesRequest" | "TournamentRequest" | "TableOptions" | `${"Challenge" | "Series"}${"CupCrab" | "Cvp"}${number}`
-  | `Queue${"CupCrab" | "Cvp"}`;
+  | `Queue${"CupCrab" | "Cvp"}` | "WebhookSpec" | "SecretRotation";
 export type ResponsesRequireWhatIsAlwaysSent = [
   Assert<Same<Exclude<keyof Optional, RequestSchema>,
-    "CvpMoveEntry" | "CvpTimeoutEntry" | "PatchOperation" | "Problem">>,
+    "CvpMoveEntry" | "CvpTimeoutEntry" | "CupCrabTimeoutEntry" | "ForfeitEntry"
+    | "PatchOperation" | "Problem">>,
   Assert<Same<Optional["PatchOperation"], "value">>,
+  Assert<Same<Optional["CvpTimeoutEntry"], "revealed" | "webhook">>,
+  Assert<Same<Optional["CupCrabTimeoutEntry"], "webhook">>,
+  Assert<Same<Optional["ForfeitEntry"], "webhook">>,
   Assert<Same<Optional["CvpMoveEntry"], "revealed">>,
   Assert<Same<Optional["Problem"], "legal_moves" | "current_version">>,
 ];
