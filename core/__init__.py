@@ -10,8 +10,9 @@ such as the HTTP service or a search AI never need to know which game runs::
     state.view(seat)
 """
 
-import importlib
 from typing import Any
+
+import importlib
 
 from core import _codec, registry
 from core.errors import IllegalMove, InvalidState

@@ -4,11 +4,8 @@ plays and the players' event streams; series kept in the SQL database."""
 from dataclasses import dataclass
 
 from service.arena.challenges import Challenges
-from service.arena.controller import (
-    ChallengesController,
-    PlayerEventsController,
-    SeriesController,
-)
+from service.arena.controller import (ChallengesController, PlayerEventsController,
+                                      SeriesController)
 from service.arena.series import SeriesRunner
 from service.arena.storage import SeriesBook
 from service.games.robots import Robots
