@@ -309,13 +309,18 @@ class SeriesRunner(Background):
                     entries: list[dict[str, Any]]) -> list[list[float]] | None:
         """The luck the series' judge finds in the game's replay, by contestant ([a][b]:
         in a's margin over b), or None for a series without a judge. It takes seconds of
-        CPU a game (docs/arena.md), in a worker thread."""
+        CPU a game (docs/arena.md), in a worker thread; a game it fails to judge counts
+        in the plain figures only (the corrected ones say how many games they hold)."""
         if spec.judge is None:
             return None
         seats = [estimates.Seat(self._strategy(spec.contestants[c])) for c in who]
-        by_seat = await anyio.to_thread.run_sync(partial(
-            estimates.luck, spec.judge, core.from_bytes(initial), entries, seats, session.game_id,
-            spec.options))
+        try:
+            by_seat = await anyio.to_thread.run_sync(partial(
+                estimates.luck, spec.judge, core.from_bytes(initial), entries, seats,
+                session.game_id, spec.options))
+        except Exception:  # a game the judge cannot read still counts, uncorrected
+            log.exception("series game %s not judged", session.game_id)
+            return None
         by_contestant = [[0.0] * len(who) for _ in who]
         for s, a in enumerate(who):
             for t, b in enumerate(who):
