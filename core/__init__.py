@@ -19,7 +19,7 @@ from core.errors import IllegalMove, InvalidState
 from core.interface import GameState
 
 __all__ = ["GAMES", "OPTIONS", "PLAYERS", "GameState", "IllegalMove", "InvalidState", "from_bytes",
-           "from_snapshot", "new_game", "random_playouts", "sample_from_view"]
+           "from_snapshot", "new_game", "random_playouts", "redraw", "sample_from_view"]
 
 # Game name -> the compiled module implementing it (core/registry.py).
 _MODULES = {entry.name: importlib.import_module(entry.rules) for entry in registry.GAMES}
@@ -80,6 +80,20 @@ def sample_from_view(view: dict[str, Any], *, seed: int | None = None) -> GameSt
     import random
     sampler = importlib.import_module(registry.BY_NAME[game].sampler)
     return from_snapshot(sampler.snapshot_from_view(view, random.Random(seed)), seed=seed)
+
+
+def redraw(state: GameState, seed: int) -> GameState:
+    """A copy of state with what chance has not yet revealed drawn again (seed makes the
+    draw repeatable), everything already dealt or seen kept: in Crabe vs Poulpe the draw
+    piles' order, in Cup the Crab nothing once the cups are dealt.  The result depends on
+    the position less that order, and on seed: two states that differ only in what is
+    still to be drawn give the same copy.  Its PRNG is seeded afresh from seed.  For
+    judging luck after a game (the arena's estimates, docs/arena.md), where the expectation
+    over chance's outcomes at a point is the mean over redraws."""
+    import random
+    sampler = importlib.import_module(registry.BY_NAME[state.game].sampler)
+    snapshot = sampler.redraw_snapshot(state.snapshot(), random.Random(seed))
+    return from_snapshot(snapshot, seed=seed)
 
 
 def random_playouts(name: str, players: int, n: int, seed: int = 0,

@@ -225,3 +225,32 @@ def evaluate(state: Any, seat: int, *, iterations: int = EVALUATE_ITERATIONS, se
                               playout="policy", seed=seed)
     share = SHRINK.get((state.game, state.players), 0.0) if shrink else 0.0
     return [(1 - share) * chance + share / state.players for chance in chances]
+
+
+MARGIN_ITERATIONS = 256     # default playouts of margins(): see docs/arena.md, "Estimates"
+
+
+def margins(state: Any, *, iterations: int = MARGIN_ITERATIONS, seed: int = 0,
+            playout: str = "random") -> list[list[float]]:
+    """Each ordered pair of seats' expected margin from the complete position, every card
+    as it lies: out[a][b] is the mean over `iterations` playouts by the game's rules of
+    thumb of +1 where a ends above b in the table's order, 0 level, -1 below (so
+    out[b][a] == -out[a][b]); what chance has not yet revealed is drawn again first
+    (core.redraw with seed), so the figures do not know the future.  A finished game gives
+    its ranking's margins exactly.  A value function for judging a game after it ended,
+    when nothing is hidden (the arena's estimates): it sees every hand, so it is never for
+    a seat's decision.  ValueError for a bad parameter."""
+    import core
+    adapter = _adapter(getattr(state, "game", None))
+    _int_in("iterations", iterations)
+    if type(seed) is not int or not 0 <= seed < 2 ** 64:
+        raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
+    if playout not in PLAYOUTS:
+        raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}, got {playout!r}")
+    if state.is_over:
+        rank = {place["seat"]: place["rank"] for place in state.result()["ranking"]}
+        return [[float((rank[a] < rank[b]) - (rank[a] > rank[b])) for b in range(state.players)]
+                for a in range(state.players)]
+    position = core.redraw(state, seed)
+    return ismcts.margins(registry.vtable(state.game), adapter.raw_state(position),
+                          iterations=iterations, playout=playout, seed=seed)

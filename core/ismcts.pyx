@@ -485,3 +485,43 @@ def evaluate(object vtable, bytes state, int observer, info=None, *, long iterat
                 total[seat] += reward[seat]
     free(work)
     return [total[seat] / iterations for seat in range(players)]
+
+
+def margins(object vtable, bytes state, *, long iterations, str playout="policy",
+            unsigned long long seed=0) -> list:
+    """Each ordered pair of seats' mean margin over `iterations` playouts of `state` itself,
+    every card as it lies (no determinization: for judging a finished game's replay, never
+    for a seat's decision): out[a][b] is the mean of +1 where a ends above b by the game's
+    order of the table (vtable.rank_rewards), 0 level, -1 below.  Runs in C with the GIL
+    released."""
+    cdef const GameVTable* vt = <const GameVTable*>PyCapsule_GetPointer(vtable, VTABLE_CAPSULE)
+    cdef vt_playout_fn play
+    cdef const char* root = state
+    cdef char* work
+    cdef double total[VT_MAX_PLAYERS][VT_MAX_PLAYERS]
+    cdef double reward[VT_MAX_PLAYERS]
+    cdef Rng rng
+    cdef long i
+    cdef int a, b, players
+    _check_position(vt, state, None, b"", playout)
+    if iterations < 1:
+        raise ValueError(f"iterations must be at least 1, got {iterations}")
+    play = vt.policy_playout if playout == "policy" else vt.playout
+    players = vt.players(root)
+    work = <char*>malloc(vt.state_size)
+    if work == NULL:
+        raise MemoryError()
+    rng_seed(&rng, seed)
+    for a in range(VT_MAX_PLAYERS):
+        for b in range(VT_MAX_PLAYERS):
+            total[a][b] = 0
+    with nogil:
+        for i in range(iterations):
+            memcpy(work, root, vt.state_size)
+            play(work, &rng)
+            vt.rank_rewards(work, reward)
+            for a in range(players):
+                for b in range(players):
+                    total[a][b] += (reward[a] > reward[b]) - (reward[a] < reward[b])
+    free(work)
+    return [[total[a][b] / iterations for b in range(players)] for a in range(players)]

@@ -4,6 +4,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from service.arena.estimates import Judge
 from service.games.requests import GameName, GameOptions
 
 # A player's id (p_...) or an AI level's (ai-1 .. ai-5; the document lists the levels
@@ -89,6 +90,7 @@ class Interval(msgspec.Struct, kw_only=True):
 class DealsNeeded(msgspec.Struct, kw_only=True):
     paired: int | None
     unpaired: int | None
+    corrected: int | None                   # the corrected estimate's; null: no game judged
 
 
 class Cell(msgspec.Struct, kw_only=True):
@@ -114,6 +116,11 @@ class Cell(msgspec.Struct, kw_only=True):
     points_difference: Interval | None
     paired_points_difference: Interval | None
     points_variance_ratio: float | None
+    # The variance-reduced estimate (AIVAT: each game's difference less the luck the
+    # series' judge found in its replay), over the games judged, and the variance of the
+    # plain difference over the corrected one's, on those games; null before any is judged.
+    corrected_difference: Interval | None
+    corrected_variance_ratio: float | None
 
 
 class Latency(msgspec.Struct, kw_only=True):
@@ -150,6 +157,7 @@ class SeriesBody(msgspec.Struct, kw_only=True):
     created_at: str
     finished_at: str | None
     contestants: list[SeriesContestant]
+    judge: Judge | None                     # the corrected estimate's, fixed at creation
     crosstable: list[Cell]
     games: str                              # GET this for every game, with its replay
 

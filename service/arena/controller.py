@@ -180,7 +180,7 @@ async def series_body(runner: SeriesRunner, row: SeriesRow) -> SeriesBody:
         "contestants": [{"index": i, "id": c.id, "name": c.name, "kind": c.kind,
                          "latency": results["latency"][i]}
                         for i, c in enumerate(spec.contestants)],
-        "crosstable": results["crosstable"], "games": f"/v1/series/{row.id}/games"},
+        "judge": spec.judge, "crosstable": results["crosstable"], "games": f"/v1/series/{row.id}/games"},
         SeriesBody)
 
 

@@ -13,6 +13,10 @@ Where a game's result gives every seat a score (Cup the Crab's points), the same
 with a's points minus b's: a finer measure than who ranked above, whose luck of the deal
 the pairing cancels too.
 
+Where the series judged its games (service/arena/estimates.py: AIVAT on each replay), each
+game's difference less the luck its judge found is the corrected difference: the same
+expectation, a spread narrower as far as the judge foresees the outcome.
+
 Intervals are mean +- 1.96 standard errors (normal approximation: say so in a report of a
 few deals). `deals_for` says how many deals would bring the half-width to a target.
 """
@@ -32,6 +36,7 @@ class Played:
     ranks: dict[int, int]   # contestant index -> rank (1 the best)
     game_id: str
     scores: dict[int, float] | None = None   # contestant index -> points, if the game has them
+    luck: dict[int, dict[int, float]] | None = None   # [a][b]: luck in a's margin over b
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,20 @@ def both_ways(games: list[Played], differences: list[float],
     return unpaired, paired, ratio
 
 
+def judged(games: list[Played], a: int, b: int) -> tuple[Estimate | None, float | None]:
+    """The corrected difference of a against b over the games judged, and the variance of
+    their plain difference over the corrected one's (None where unknown)."""
+    luck = [(2 * score(game.ranks, a, b) - 1, game.luck[a][b]) for game in games
+            if game.luck is not None]
+    if not luck:
+        return None, None
+    plain, corrected = estimate([d for d, _ in luck]), estimate([d - x for d, x in luck])
+    ratio = None
+    if plain.variance and corrected.variance:
+        ratio = round(plain.variance / corrected.variance, 3)
+    return corrected, ratio
+
+
 def pair(games: list[Played], a: int, b: int, rotations: int) -> dict[str, Any]:
     """The crosstable's cell of a against b."""
     both = [game for game in games if a in game.ranks and b in game.ranks]
@@ -93,6 +112,7 @@ def pair(games: list[Played], a: int, b: int, rotations: int) -> dict[str, Any]:
     scored = [game for game in both if game.scores and a in game.scores and b in game.scores]
     points = both_ways(scored, [game.scores[a] - game.scores[b] for game in scored],  # type: ignore[index]
                        rotations) if scored and len(scored) == len(both) else None
+    corrected, corrected_ratio = judged(both, a, b)
     wins = sum(1 for game in both if game.ranks[a] < game.ranks[b])
     draws = sum(1 for game in both if game.ranks[a] == game.ranks[b])
     return {
@@ -106,7 +126,12 @@ def pair(games: list[Played], a: int, b: int, rotations: int) -> dict[str, Any]:
         # (+-0.10 of difference), at the spread seen so far
         "deals_for_5_percent": {
             "paired": deals_for(paired.variance, 0.10),
-            "unpaired": deals_for(unpaired.variance, 0.10, rotations)},
+            "unpaired": deals_for(unpaired.variance, 0.10, rotations),
+            "corrected": None if corrected is None
+            else deals_for(corrected.variance, 0.10, rotations)},
+        # the difference less each game's luck (AIVAT), over the games judged (else null)
+        "corrected_difference": None if corrected is None else corrected.body(),
+        "corrected_variance_ratio": corrected_ratio,
         # a's points minus b's, where the game scores points (else null)
         "points_difference": None if points is None else points[0].body(),
         "paired_points_difference": None if points is None else points[1].body(),

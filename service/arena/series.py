@@ -27,10 +27,14 @@ import logging
 import math
 import secrets
 import time
+from functools import partial
 from typing import Any
 
+import anyio
 import msgspec
 
+import core
+from service.arena import estimates
 from service.arena.crosstable import Played, crosstable
 from service.arena.latency import move_times, summary
 from service.arena.seating import (
@@ -41,6 +45,7 @@ from service.arena.seating import (
     started_event,
 )
 from service.arena.storage import SeriesBook, SeriesGame, SeriesRow
+from service.games.requests import Budget
 from service.games.robots import Robots
 from service.games.sessions import GameExists, GameNotFound, Session, Sessions
 from service.http.errors import ApiError
@@ -102,6 +107,7 @@ class Spec(msgspec.Struct, kw_only=True):
     turn_seconds: int
     options: dict | None
     at_once: int
+    judge: estimates.Judge | None = None    # None: a series made before games were judged
 
 
 def new_series_id() -> str:
@@ -150,7 +156,8 @@ class SeriesRunner(Background):
             raise TooManySeries(f"{RUNNING_PER_OWNER} series of this player are running: wait"
                                 " for one to finish, or stop one (DELETE /v1/series/{id})")
         spec = Spec(contestants=contestants, deals=deals, duplicate=duplicate,
-                    turn_seconds=turn_seconds, options=options, at_once=at_once)
+                    turn_seconds=turn_seconds, options=options, at_once=at_once,
+                    judge=estimates.Judge())
         row = SeriesRow(id=new_series_id(), owner=owner, game=game, players=players,
                         spec=msgspec.to_builtins(spec), secret=secrets.token_hex(32),
                         status="running", games_total=deals * players, games_done=0,
@@ -184,7 +191,9 @@ class SeriesRunner(Background):
         games = [game for game in await self.book.games(row.id) if game.outcome]
         played = [Played(game.deal, {int(k): v for k, v in game.outcome["ranks"].items()},
                          game.game_id, {int(k): v for k, v in scores.items()}
-                         if (scores := game.outcome.get("scores")) else None)
+                         if (scores := game.outcome.get("scores")) else None,
+                         dict(enumerate(map(dict, map(enumerate, luck))))
+                         if (luck := game.outcome.get("luck")) else None)
                   for game in games]
         latencies: dict[int, list[float]] = {i: [] for i in range(len(spec.contestants))}
         timeouts = dict.fromkeys(latencies, 0)
@@ -293,7 +302,38 @@ class SeriesRunner(Background):
             else:
                 latency[who[seat]].append(round(ms, 1))
         return {"ranks": ranks, "scores": scores if len(scores) == players else None,
-                "reason": result.get("reason"), "latency_ms": latency, "timeouts": timeouts}
+                "reason": result.get("reason"), "latency_ms": latency, "timeouts": timeouts,
+                "luck": await self._luck(session, spec, who, initial, entries)}
+
+    async def _luck(self, session: Session, spec: Spec, who: list[int], initial: bytes,
+                    entries: list[dict[str, Any]]) -> list[list[float]] | None:
+        """The luck the series' judge finds in the game's replay, by contestant ([a][b]:
+        in a's margin over b), or None for a series without a judge. It takes seconds of
+        CPU a game (docs/arena.md), in a worker thread; a game it fails to judge counts
+        in the plain figures only (the corrected ones say how many games they hold)."""
+        if spec.judge is None:
+            return None
+        seats = [estimates.Seat(self._strategy(spec.contestants[c])) for c in who]
+        try:
+            by_seat = await anyio.to_thread.run_sync(partial(
+                estimates.luck, spec.judge, core.from_bytes(initial), entries, seats,
+                session.game_id, spec.options))
+        except Exception:  # a game the judge cannot read still counts, uncorrected
+            log.exception("series game %s not judged", session.game_id)
+            return None
+        by_contestant = [[0.0] * len(who) for _ in who]
+        for s, a in enumerate(who):
+            for t, b in enumerate(who):
+                by_contestant[a][b] = round(by_seat[s][t], 6)
+        return by_contestant
+
+    def _strategy(self, contestant: Contestant) -> dict[str, Any] | None:
+        """An AI level's search as this server plays it (core.ai.suggest's budget)."""
+        if contestant.level is None:
+            return None
+        budget = self.robots.capped(Budget(level=contestant.level))
+        return {"level": budget.level} if budget.level is not None else \
+            {"iterations": budget.iterations}
 
     async def _tell(self, row: SeriesRow, kind: str, body: dict, once: str) -> None:
         spec = spec_of(row)

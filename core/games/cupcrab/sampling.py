@@ -56,3 +56,9 @@ def snapshot_from_view(view: dict[str, Any], rng: random.Random) -> dict[str, An
             "plays": HAND * players - in_hands if view["phase"] == "play" else 0,
             "stacks": list(view["stacks"]), "discards": list(view["discards"]),
             "box": pool, "seats": seats}
+
+
+def redraw_snapshot(snapshot: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The same position: once the cups are dealt chance decides nothing more (the undealt
+    box is never played), so there is nothing to draw again."""
+    return snapshot

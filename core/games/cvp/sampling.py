@@ -48,3 +48,15 @@ def snapshot_from_view(view: dict[str, Any], rng: random.Random) -> dict[str, An
             "last_player": view["last_player"], "lower": view["lower"],
             "winner": view["winner"], "pile": list(view["pile"]), "discard": pool,
             "seats": [{"hand": hands[seat], "draw_pile": draws[seat]} for seat in (0, 1)]}
+
+
+def redraw_snapshot(snapshot: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The same position with what chance has not yet revealed drawn again: each draw pile
+    put in order and shuffled with rng, so that the result depends on the piles' contents
+    and rng alone (nobody ever sees a pile's order: a Search reshuffles the pile)."""
+    seats = []
+    for seat in snapshot["seats"]:
+        pile = sorted(seat["draw_pile"])
+        rng.shuffle(pile)
+        seats.append({**seat, "draw_pile": pile})
+    return {**snapshot, "seats": seats}
