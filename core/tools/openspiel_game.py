@@ -104,7 +104,8 @@ class CoreGame(pyspiel.Game):
         return CoreState(self, deal)
 
     def state_of(self, state: Any) -> "CoreState":
-        """A game of the core (at its start) as this game's OpenSpiel state."""
+        """A game of the core, at its start (the log of its moves starts here), as this
+        game's OpenSpiel state."""
         if state.game != self.name or state.players != PLAYERS:
             raise ValueError(f"expected a {PLAYERS}-player {self.name} game")
         return CoreState(self, state)
@@ -125,7 +126,6 @@ class CoreState(pyspiel.State):
         # Per seat, a hash of the moves as that seat saw them; then as the table saw them
         # (each move as a seat other than its actor sees it): see resample_from_infostate.
         self.recall = [0] * PLAYERS + [0]
-        self.moves = 0
         # This position's information states and histories, by seat: the search asks for
         # the same ones several times a node, and the root's history every simulation.
         self.known: dict[tuple[str, int], Any] = {}
@@ -152,7 +152,6 @@ class CoreState(pyspiel.State):
         self.recall[PLAYERS] = hash((self.recall[PLAYERS], actor, repr(public)))
         self.log.append((actor, move, observed))
         self.core.apply_action(actor, action)
-        self.moves += 1
         self.known.clear()
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -211,7 +210,6 @@ class CoreState(pyspiel.State):
                     else None) for actor, move, observed in self.log]
         out.recall = [self.recall[player] if seat == player else self.recall[PLAYERS]
                       for seat in range(PLAYERS)] + [self.recall[PLAYERS]]
-        out.moves = self.moves
         return out
 
 
