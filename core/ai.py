@@ -134,8 +134,7 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
             time_ms: float | None = None, algorithm: str | None = None,
             exploration: float = DEFAULT_EXPLORATION, seed: int = 0, threads: int = 1,
             history: list[dict[str, Any]] | None = None, playout: str | None = None,
-            reward: str | None = None, exp_select: int = 0, exp_place: float = 0.5,
-            exp_depth: int = 0, exp_opp: int = 0) -> dict[str, Any]:
+            reward: str | None = None) -> dict[str, Any]:
     """The move the AI suggests for `seat`, with its root statistics.
 
     Exactly one budget: a strength level (1 to 5, see LEVELS: it sets the algorithm, the
@@ -175,13 +174,11 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
                                             "win_rate": None}],
                 "simulations_per_second": 0.0, "seconds": 0.0, "cpu_seconds": 0.0,
                 "threads": threads}
-    if state.game == "cup-the-crab":
-        importlib.import_module("core.games.cupcrab.rules").set_experiment(exp_select, exp_place)
     out = ismcts.search(registry.vtable(state.game), adapter.raw_state(state), seat,
                         info, iterations=iterations or 0,
                         time_ms=time_ms or 0, algorithm=algorithm,
                         exploration=float(exploration), seed=seed, threads=threads,
-                        playout=playout, reward=reward, tree_depth=exp_depth, opp_policy=exp_opp)
+                        playout=playout, reward=reward)
     order = sorted(range(len(out["actions"])),
                    key=lambda i: (-out["visits"][i], out["actions"][i]))
     seconds = out["seconds"]

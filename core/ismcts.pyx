@@ -106,8 +106,6 @@ ctypedef struct Worker:
     long done
     double cpu_seconds          # CPU time the worker's thread spent searching
     long max_nodes              # the tree stops growing at this size
-    int tree_depth              # EXPERIMENT: 0 no cap
-    int opp_policy              # EXPERIMENT
 
 
 cdef inline double _now() noexcept nogil:
@@ -172,8 +170,6 @@ cdef void _iterate_ismcts(Worker* w) noexcept nogil:
     vt.determinize(w.root, w.observer, w.info, &w.rng, w.work)
     w.path[0] = 0
     while True:
-        if w.tree_depth and depth >= w.tree_depth:
-            break
         actor = _next_decision(w)
         if actor < 0:
             break
@@ -181,25 +177,6 @@ cdef void _iterate_ismcts(Worker* w) noexcept nogil:
         if n == 0:                      # a game that breaks its vtable's promise
             break
         nodes = w.nodes
-        if w.opp_policy and actor != w.observer and vt.policy_action != NULL:
-            action = vt.policy_action(w.work, actor, &w.rng)
-            if action >= 0:
-                child = nodes[node].first_child
-                while child >= 0 and not (nodes[child].actor == actor
-                                          and nodes[child].action == action):
-                    child = nodes[child].next_sibling
-                if child < 0:
-                    child = _new_node(w, node, actor, action)
-                    if child >= 0:
-                        vt.apply_action(w.work, actor, action)
-                        depth += 1
-                        w.path[depth] = child
-                    break
-                vt.apply_action(w.work, actor, action)
-                node = child
-                depth += 1
-                w.path[depth] = node
-                continue
         child = nodes[node].first_child
         while child >= 0:
             if nodes[child].actor == actor:
@@ -373,7 +350,7 @@ cdef void _check_position(const GameVTable* vt, bytes state, object info, bytes 
 def search(object vtable, bytes state, int observer, info=None, *, long iterations=0,
            double time_ms=0, str algorithm="ismcts", double exploration=0.7,
            unsigned long long seed=0, int threads=1, str playout="random",
-           str reward="win", int tree_depth=0, int opp_policy=0) -> dict:
+           str reward="win") -> dict:
     """Searches the observer's move in `state` (the game's C state as bytes).
 
     Exactly one of iterations (in all, shared out among the threads) and time_ms (for
@@ -419,8 +396,6 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
             w.playout = vt.policy_playout if playout == "policy" else vt.playout
             w.rewards = vt.rank_rewards if reward == "rank" else vt.rewards
             w.c = exploration
-            w.tree_depth = tree_depth
-            w.opp_policy = opp_policy
             w.budget = iterations // threads + (t < iterations % threads) if iterations else 0
             rng_seed(&w.rng, rng_next(&master))
             w.max_nodes = NODE_BUDGET // threads

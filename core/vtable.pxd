@@ -38,8 +38,6 @@ ctypedef void (*vt_determinize_fn)(const void* s, int observer, const void* info
 # Moves to the end of the game: uniformly random (`playout`), or by the game's cheap rules
 # of thumb (`policy_playout`, which may be the random one where the game has none).
 ctypedef void (*vt_playout_fn)(void* s, Rng* rng) noexcept nogil
-# The rules of thumb's move for `seat`, which is to decide now, or -1 where they have none.
-ctypedef int (*vt_policy_action_fn)(const void* s, int seat, Rng* rng) noexcept nogil
 
 # -- the batched vector (learning code) -----------------------------------------------
 
@@ -90,7 +88,6 @@ ctypedef struct GameVTable:
     vt_forget_fn forget
     vt_record_fn record
     vt_observe_fn observe
-    vt_policy_action_fn policy_action
 
 
 cdef enum:

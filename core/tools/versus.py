@@ -6,7 +6,11 @@ the hero's seats rotate with the game so that every seat is the hero's equally o
 Each player is core.ai.suggest's keywords, e.g. ``level=5`` or
 ``iterations=2500,playout=policy,reward=rank``.  Printed: the hero's share of the
 victories (a shared victory counts 1/winners), its fair share, the 95% Wilson interval,
-and the CPU time a searched decision of each side (to match budgets at equal CPU time).
+the hero's *place share* (of the pairs of a hero seat and a field seat, the share in
+which the hero's seat finished above, a tie counting half: 50% is fair at every table
+size; a sharp proxy for the rating scale, which counts every place), with a 95% normal
+interval over the games, and the CPU time a searched decision of each side (to match
+budgets at equal CPU time).
 Every game is seeded as in the ladder (core/tools/ladder.py), so a run repeats exactly.
 
     python -m core.tools.versus --players 4 --hero-seats 1 --hero level=4 --field level=5 \\

@@ -106,6 +106,3 @@ cdef void cc_determinize(const CCState* s, int seat, Rng* rng, CCState* out) noe
 cdef void cc_determinize_within(const CCState* s, int seat, const uint16_t* hand_allow,
                                 Rng* rng, CCState* out) noexcept nogil
 cdef CCState* cc_state_of(object state) except NULL   # the C state inside a CupCrabState
-
-cdef double cc_exp_place_w() noexcept nogil
-cdef int cc_policy_action(const CCState* s, int seat, Rng* rng) noexcept nogil

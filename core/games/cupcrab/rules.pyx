@@ -344,7 +344,6 @@ _build_playout_tables()
 ctypedef struct PlayoutSeat:
     uint8_t hand[CC_HAND]                     # kinds in hand, NO_CARD once played
     uint8_t next                              # index in `later` of the next selection
-    uint8_t count                             # cards in `later`
     uint8_t later[CC_CARDS_PER_SEAT + SPREAD]   # future selections, 3 by 3 (room to spread)
 
 
@@ -427,7 +426,6 @@ cdef void _playout_seat(const Seat* player, PlayoutSeat* p, Rng* rng) noexcept n
     memcpy(p.hand, hand, CC_HAND)
     p.next = 0
     n = _spread(player.reserve, p.later)
-    p.count = n
     for i in range(0, n - CC_HAND, 2):  # partial Fisher-Yates (the last 3 need no draw),
         j = i + rng_below_pair(rng, n - i, n - i - 1, &second)    # two swaps a draw
         tmp = p.later[i]; p.later[i] = p.later[j]; p.later[j] = tmp
@@ -534,94 +532,6 @@ cdef inline void _greedy_turn(CCState* s, PlayoutTable* t, int seat, PlayoutSeat
         x -= POPCOUNT5[by_class[0]]
 
 
-# EXPERIMENT (temporary)
-cdef int EXP_SELECT_T = 0
-cdef double EXP_PLACE_W = 0.5
-
-def set_experiment(int select_t, double place_w):
-    global EXP_SELECT_T, EXP_PLACE_W
-    EXP_SELECT_T = select_t
-    EXP_PLACE_W = place_w
-
-cdef double cc_exp_place_w() noexcept nogil:
-    return EXP_PLACE_W
-
-cdef inline bint _claimer(int kind) noexcept nogil:
-    return kind == CC_CRAB or kind == CC_OCTOPUS
-
-
-cdef inline void _greedy_select(const CCState* s, PlayoutSeat* p) noexcept nogil:
-    cdef unsigned int by_class[3]
-    cdef unsigned int targets
-    cdef int worth[CC_KINDS + 1]
-    cdef int i, j, slot, kind, have = 0, first = p.next, end = p.count
-    cdef uint8_t tmp
-    _target_masks(s, by_class)
-    memset(worth, 0, sizeof(worth))
-    for i in range(1, 3):
-        targets = by_class[i]
-        while targets:
-            slot = ctz(targets)
-            targets &= targets - 1
-            if s.stacks[slot].value >= EXP_SELECT_T:
-                worth[CC_CRAB + i - 1] = 1
-    for i in range(first, first + CC_HAND):
-        kind = p.later[i]
-        if _claimer(kind) and not worth[kind]:
-            for j in range(first + CC_HAND, end):
-                if not _claimer(p.later[j]):
-                    tmp = p.later[i]; p.later[i] = p.later[j]; p.later[j] = tmp
-                    break
-        have |= worth[p.later[i]]
-    if not have:
-        for j in range(first + CC_HAND, end):
-            if worth[p.later[j]]:
-                for i in range(first, first + CC_HAND):
-                    if not _claimer(p.later[i]):
-                        tmp = p.later[i]; p.later[i] = p.later[j]; p.later[j] = tmp
-                        break
-                break
-    _take_next(p)
-
-
-cdef int cc_policy_action(const CCState* s, int seat, Rng* rng) noexcept nogil:
-    """_greedy_turn's choice as an action id in a play-phase decision of seat (one of its
-    legal actions), or -1 in a selection (the rules of thumb have no opinion there)."""
-    cdef const Seat* player = &s.seats[seat]
-    cdef unsigned int by_class[3]
-    cdef unsigned int targets
-    cdef uint16_t legal[CC_MAX_LEGAL]
-    cdef int kind, slot, n, best = -1, best_value = 0, places = 0, x
-    if s.phase != PHASE_PLAY:
-        return -1
-    _target_masks(s, by_class)
-    for kind in range(CC_CRAB, CC_BOTTLE):
-        if not player.hand[kind]:
-            continue
-        targets = by_class[TARGET_CLASS[kind]]
-        while targets:
-            slot = ctz(targets)
-            targets &= targets - 1
-            if s.stacks[slot].value > best_value:
-                best_value, best = s.stacks[slot].value, kind * CC_TARGETS + slot
-    if best >= 0:
-        return best
-    for kind in range(CC_KINDS):
-        if TARGET_CLASS[kind] == 0:
-            places += player.hand[kind] * POPCOUNT5[by_class[0]]
-    if places:
-        x = rng_below(rng, places)
-        for kind in range(CC_KINDS):
-            if TARGET_CLASS[kind] != 0:
-                continue
-            n = player.hand[kind] * POPCOUNT5[by_class[0]]
-            if x < n:
-                return kind * CC_TARGETS + NTH_BIT5[by_class[0]][x % POPCOUNT5[by_class[0]]]
-            x -= n
-    n = cc_legal_actions(s, seat, legal)
-    return legal[rng_below(rng, n)]
-
-
 cdef int cc_random_playout(CCState* s, Rng* rng) noexcept nogil:
     """Plays the random policy above to the end; returns the number of moves made.
 
@@ -650,10 +560,7 @@ cdef inline int _playout_to_end(CCState* s, Rng* rng, bint greedy) noexcept nogi
         if s.phase == PHASE_SELECT:
             for seat in range(players):
                 if not s.seats[seat].selected:
-                    if greedy and EXP_SELECT_T > 0:
-                        _greedy_select(s, &seats[seat])
-                    else:
-                        _take_next(&seats[seat])
+                    _take_next(&seats[seat])
                     moves += 1
         seat = s.current
         for turn in range(s.plays, CC_HAND * players):

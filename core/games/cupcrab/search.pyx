@@ -19,7 +19,7 @@ from core.games.cupcrab.rules cimport (CCState, CC_CUP_KINDS, CC_KINDS, CC_MAX_L
                                        PHASE_OVER, PHASE_PLAY, PHASE_SELECT, cc_apply_action,
                                        cc_deal, cc_determinize_within, cc_legal_actions,
                                        cc_policy_playout, cc_random_playout, cc_state_of,
-                                       cc_winners, cc_exp_place_w, cc_policy_action)
+                                       cc_winners)
 from core.games.cupcrab.observation cimport (CCMemory, cc_next_decider, cc_observation_size,
                                              ccm_record, ccm_reset, cc_write_observation)
 from core.vtable cimport GameVTable, VTABLE_CAPSULE
@@ -84,10 +84,6 @@ cdef void _policy_playout(void* s, Rng* rng) noexcept nogil:
     cc_policy_playout(<CCState*>s, rng)
 
 
-cdef int _policy_action(const void* s, int seat, Rng* rng) noexcept nogil:
-    return cc_policy_action(<const CCState*>s, seat, rng)
-
-
 cdef void _rank_rewards(const void* s, double* out) noexcept nogil:
     """Half the victory share, half the share of the other seats this seat finished above
     (a tie with one counts half): with 3 to 5 players a second place is worth more than a
@@ -107,7 +103,7 @@ cdef void _rank_rewards(const void* s, double* out) noexcept nogil:
         for other in range(st.players):
             if other != seat:
                 above += (keys[seat] > keys[other]) + 0.5 * (keys[seat] == keys[other])
-        out[seat] = (1 - cc_exp_place_w()) * out[seat] + cc_exp_place_w() * above / (st.players - 1)
+        out[seat] = 0.5 * out[seat] + 0.5 * above / (st.players - 1)
 
 
 # -- the batched vector -------------------------------------------------------------
@@ -151,7 +147,6 @@ VTABLE.determinize = _determinize
 VTABLE.playout = _playout
 VTABLE.policy_playout = _policy_playout
 VTABLE.rank_rewards = _rank_rewards
-VTABLE.policy_action = _policy_action
 VTABLE.deal = _deal
 VTABLE.decider = _decider
 VTABLE.observation_size = cc_observation_size

@@ -308,7 +308,6 @@ VTABLE.decider = _decider
 VTABLE.observation_size = _observation_size
 VTABLE.forget = _forget
 VTABLE.record = _record
-VTABLE.policy_action = NULL
 VTABLE.observe = _observe
 
 
