@@ -39,11 +39,21 @@ def test_the_fitted_shrink_is_the_one_that_made_the_outcomes():
     assert calibrate.fit_shrink([(p, p) for p in chances], 4) == pytest.approx(0.0)
 
 
+def test_the_place_share_counts_the_hero_s_seats_above_the_field_s_ties_as_half():
+    # Ranks by seat 0..3 (1 is first); the hero holds seats 0 and 2.
+    mine = [True, False, True, False]
+    assert versus.place_share({0: 1, 1: 2, 2: 3, 3: 4}, mine) == pytest.approx(3 / 4)
+    assert versus.place_share({0: 1, 1: 1, 2: 1, 3: 1}, mine) == pytest.approx(1 / 2)
+    assert versus.place_share({0: 4, 1: 1, 2: 3, 3: 2}, mine) == 0
+
+
 def test_a_small_match_counts_every_game_and_both_sides_cpu():
     out = versus.run("cup-the-crab", 3, 1, {"iterations": 30, "playout": "policy"},
                      {"iterations": 30}, games=3, seed=5, jobs=1)
     assert out["games"] == 3 and 0 <= out["wins"] <= 3
     assert out["fair"] == pytest.approx(1 / 3)
+    assert out["place_ci95"][0] <= out["place"] <= out["place_ci95"][1]
+    assert 0 <= out["place"] <= 1
     assert out["hero_ms"] > 0 and out["field_ms"] > 0
 
 
