@@ -84,6 +84,7 @@ class Feed:
         self.wakes = 0             # bumped by every notice and tick: a stream behind re-reads
         self.ticks = 0             # keep-alive ticks
         self.noticed = 0           # the newest version a notice announced
+        self.vanished = False      # the store no longer has the game: its streams end
         self.committed_at: dict[int, float] = {}
         self._waiters: list[asyncio.Future] = []
         self._versions: dict[int, Version] = {}
@@ -179,7 +180,14 @@ class Feed:
         the cache keeps included: the stream that asked for them gets them)."""
         self._stale = False
         newest, read = self._newest, {}
-        for change in await self.store.changes_since(self.game_id, version):
+        changes = await self.store.changes_since(self.game_id, version)
+        if changes is None:
+            # Expired or deleted (a tick's re-read finds it within a keep-alive): ending
+            # its streams is how their clients learn it, from the 404 of their next request.
+            self.vanished = True
+            self._wake()
+            return read
+        for change in changes:
             number = change.record.version
             cached = self._versions.get(number)  # kept: its events are made already
             read[number] = self._versions[number] = cached or Version(
@@ -470,7 +478,7 @@ class Follower:
                     if over := hub.version_over(version):
                         break
                 del versions
-                if over or hub.ending:
+                if over or hub.ending or feed.vanished:
                     break
                 if feed.ticks != ticks:
                     ticks = feed.ticks
