@@ -2,7 +2,7 @@
 // (mu - 3 sigma) after each rated game, the band up to mu, and the AI levels as dashed
 // landmarks, so that a player sees where it stands on their scale.
 
-import { decimal, plural, t } from "./i18n.js";
+import { decimal, labelled, plural, t } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const W = 320, H = 140, LEFT = 34, RIGHT = 44, TOP = 10, BOTTOM = 18;
@@ -33,7 +33,7 @@ export function ratingChart(points, landmarks = [], fromStart = false) {
   const band = `${line(tops)}${values.map((v, i) => `L${x(values.length - 1 - i).toFixed(1)},${y(values[values.length - 1 - i]).toFixed(1)}`).join("")}Z`;
   const last = values.length - 1;
   return svg("svg", { class: "rating-chart", viewBox: `0 0 ${W} ${H}`, role: "img",
-                      "aria-label": `${t("Rating after each rated game")}: ${values.map((v) => decimal(v)).join(", ")}` },
+                      "aria-label": labelled(t("Rating after each rated game"), values.map((v) => decimal(v)).join(", ")) },
     svg("title", {}, t("Rating after each rated game")),
     svg("line", { x1: LEFT, x2: W - RIGHT, y1: H - BOTTOM, y2: H - BOTTOM, class: "axis" }),
     [min, max].map((v) => svg("text", { x: LEFT - 4, y: y(v) + 4, class: "tick", "text-anchor": "end" }, String(v))),
