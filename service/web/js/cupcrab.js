@@ -60,7 +60,7 @@ function look(name) {
   return {
     label: cupLabel(name),
     classes: `cup-card ${face.kind} v${face.value}`,
-    tip: `${cupLabel(name)}${CUP_TEXT[name] ? `: ${t(CUP_TEXT[name])}` : ""}`,
+    tip: CUP_TEXT[name] ? labelled(cupLabel(name), t(CUP_TEXT[name])) : cupLabel(name),
     inner: [h("span.corner", {}, face.value), icon(face.picture), h("span.caption", {}, face.caption)],
   };
 }
@@ -122,14 +122,17 @@ function board(ctx) {
     const changed = ctx.changed.has(`stack-${slot}`);
     const title = stack ? t("Stack {n}", { n: slot + 1 }) : t("Free slot");
     const content = stack
-      ? [h("div.stack-head", {}, h("b", {}, `${stack.value}`), ` ${t("pts")}`, stack.bottle ? h("span.badge.bottle", { title: t("bottled: only an Octopus takes it") }, icon("bottle"), h("span.word", {}, t("bottled"))) : null,
+      ? [h("div.stack-head", {}, h("span.sr-only", {}, labelled(title, "")), h("b", {}, `${stack.value}`), ` ${t("pts")}`, stack.bottle ? h("span.badge.bottle", { title: t("bottled: only an Octopus takes it") }, icon("bottle"), h("span.word", {}, t("bottled"))) : null,
            move && CLAIMERS.has(move.card) ? h("span.badge.claim", {}, t("claim")) : null),
          h("div.cascades", {}, columns(stack.cards).map((cards, c) =>
            h("div.cascade", { style: { "--step": cascadeStep(cards.length) } },
              cards.map((name, i) => card(look, name, { small: true, key: `s${slot}-${c}-${i}` })))))]
       : [h("div.free", {}, t(move ? "Start a new stack here" : "free slot"))];
+    // A button is named by the words it shows (a stack's number among them, for screen
+    // readers), as axe's label-content-name-mismatch asks.
     const attrs = { class: ["slot", stack ? "stack" : "empty", move && "target", changed && "changed",
-      move && hinted === moveKey(move) && "hint"].filter(Boolean).join(" "), "aria-label": title, "data-key": `slot-${slot}` };
+      move && hinted === moveKey(move) && "hint"].filter(Boolean).join(" "), "aria-label": move ? null : title,
+    "data-key": `slot-${slot}` };
     return move
       ? h("button.move", { ...attrs, type: "button", onclick: () => ctx.send(move), title: labelled(title, t(CLAIMERS.has(move.card) ? "claim it with your {card}" : "play your {card} here", { card: cupLabel(move.card) })) }, content)
       : h("div", attrs, content);

@@ -4,9 +4,9 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { decimal, labelled, t } from "./i18n.js";
+import { labelled, t } from "./i18n.js";
 import { currentPlayer } from "./player.js";
-import { NEWCOMER, conservative, poolTitle, provisionalMark, rankText, rating } from "./pools.js";
+import { NEWCOMER, conservative, poolTitle, provisionalMark, rankText, rating, ratingChange } from "./pools.js";
 
 const TRIES = 30;
 const TRY_MS = 1000;
@@ -30,7 +30,7 @@ function panel(id) {
   const { rating: r, change } = known;
   return h("div.rated-result", { role: "status", "data-rated": id, "data-pool": r.pool },
     h("span", {}, labelled(`${t("Your rating")} · ${poolTitle(r)}`, "")), h("b.new-rating", {}, rating(r.value)),
-    change === null ? null : h("span.change", { class: change >= 0 ? "up" : "down" }, ` (${change >= 0 ? "+" : "−"}${decimal(Math.abs(change))})`), " ",
+    change === null ? null : h("span.change", { class: change >= 0 ? "up" : "down" }, ` (${ratingChange(change)})`), " ",
     provisionalMark(r.provisional), h("span.rank", {}, ` · ${rankText(r)}`), " · ",
     h("a", { href: "#/profile", "data-key": "to-profile" }, t("Your profile")), " · ", h("a", { href: `#/leaderboards/${r.pool}` }, t("Leaderboard")));
 }

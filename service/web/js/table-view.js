@@ -80,7 +80,7 @@ function seatChip(ctx, seat) {
   return h("div.seat", { class: [toMove && "to-move", seat === ctx.you && "me", ctx.changed.has(`seat-${seat}`) && "changed",
     body.result?.winners?.includes(seat) && "winner"].filter(Boolean).join(" "), "aria-label": seatName(body, seat) },
     h("div.seat-head", {},
-      seat === ctx.you && body.seats?.[seat]?.name && seatName(body, seat) !== plainYou(body.seats[seat].name)
+      seat === ctx.you && body.seats?.[seat]?.name && !plainYou(body.seats[seat].name)
         ? h("span.name", {}, h("bdi", {}, body.seats[seat].name), ` ${t("(you)")}`)
         : h("span.name", {}, h("bdi", {}, seatName(body, seat))),
       type !== "human" ? h("span.badge", { class: type }, t(type === "ai" ? "AI" : "open")) : null,
