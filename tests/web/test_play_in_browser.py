@@ -113,6 +113,8 @@ def test_crabe_vs_poulpe_is_played_by_clicks_against_the_ai_to_the_result(web, b
     page.wait_for_selector(".end .ranking")
     winner = page.locator(".ranking tr.winner td").nth(1).inner_text()
     assert winner == ("You" if result["winner"] == 0 else "Robot 2")
+    assert page.locator(".end h2.headline").inner_text() == ("You win!" if result["winner"] == 0 else "You lost")
+    assert page.locator(".rule").inner_text() == ""  # no card follows the last one
     assert page.locator(".end .log li").count() >= turns
     page.wait_for_timeout(1000)  # the server has ended the stream: that is no trouble to show
     assert page.locator(".prompt .error").inner_text() == ""

@@ -8,7 +8,7 @@ import { isolate, labelled, plural, t } from "./i18n.js";
 import { languageSwitch } from "./language.js";
 import { playerName, remember, setPlayerName } from "./saved.js";
 import { ensurePlayer } from "./player.js";
-import { failedScreen, loadingScreen } from "./screens.js";
+import { failedScreen } from "./screens.js";
 import { turnClock } from "./clock-words.js";
 
 export function openJoin(root, { id, seat }) {
@@ -17,6 +17,7 @@ export function openJoin(root, { id, seat }) {
   let busy = false;
   let name = playerName();  // kept as typed: the page redraws when the game's details arrive
   let closed = false;
+  let failed = false;  // the game cannot be read: nothing to fill or take
 
   async function join(event) {
     event.preventDefault();
@@ -37,19 +38,21 @@ export function openJoin(root, { id, seat }) {
   }
 
   function render() {
-    if (closed || !game) return;  // the loading screen, or the page of a game that cannot be joined
+    if (closed || failed) return;  // the page of a game that cannot be joined stays
     alarm(error);
-    const open = game.seats.filter((s) => s.type === "open");
-    const known = gameOf(game.game);
+    // Until the game's details arrive the name can be typed, and nothing can be taken.
+    const open = game?.seats.filter((s) => s.type === "open") || [];
+    const known = game && gameOf(game.game);
     patch(root, h("div.start.join", {},
       h("header.hero", {}, h("span.logo.big", {}), h("h1", {}, "Crab Table"), languageSwitch()),
       h("form.setup", { onsubmit: join, "aria-label": t("Join the game") },
-          h("h2", {}, t("{game}, {n} players", { game: known?.title || game.game, n: game.view.players })),
-          details(game, known),
-          h("p", {}, game.status === "waiting" ? plural(open.length, "{n} seat still open.", "{n} seats still open.") : t("This game has already started.")),
+          game ? [h("h2", {}, t("{game}, {n} players", { game: known?.title || game.game, n: game.view.players })),
+            details(game, known),
+            h("p", {}, game.status === "waiting" ? plural(open.length, "{n} seat still open.", "{n} seats still open.") : t("This game has already started."))]
+            : h("p.loading-note", { role: "status" }, t("Shuffling the cards…")),
           h("label.field", {}, t("Your name"), " ", h("input", { name: "name", type: "text", value: name, maxLength: 24, placeholder: t("so the others know who you are"), "data-key": "name",
             oninput: (e) => { name = e.target.value; } })),
-          h("button.primary.big", { type: "submit", disabled: busy || game.status !== "waiting", "data-key": "join" },
+          h("button.primary.big", { type: "submit", disabled: busy || game?.status !== "waiting", "data-key": "join" },
             seat === undefined ? t("Take a seat") : t("Take seat {n}", { n: seat + 1 })),
           h("p.error", {}, error)),
       h("p", {}, h("a", { href: "#/" }, t("Back to the start")))));
@@ -58,11 +61,12 @@ export function openJoin(root, { id, seat }) {
   // A game that cannot be read is explained, with nothing to fill or take.
   api.game(id).then((body) => { game = body; render(); }).catch((problem) => {
     if (closed) return;
+    failed = true;
     const why = t("This game cannot be joined. {why}", { why: problem.message });
     alarm(why);
     patch(root, failedScreen(why));
   });
-  patch(root, loadingScreen());
+  render();
   return { close() { closed = true; } };
 }
 
