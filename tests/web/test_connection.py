@@ -129,6 +129,6 @@ def test_a_join_link_says_who_invites_with_which_deck_and_clock(web, browser):
     details = [text.replace("\u2068", "").replace("\u2069", "")  # names isolated in sentences
                for text in page.locator("[data-key=details] li").all_inner_texts()]
     assert details == [
-        "Invited by Ana", "Variant: asymmetrical", "Turn clock: 2 min a turn, then the player forfeits",
+        "Invited by Ana", "Variant: asymmetrical", "2 min a turn, then the player forfeits",
         "Not rated"]
     assert page.locator("[data-key=join]").is_enabled()

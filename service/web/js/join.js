@@ -80,7 +80,7 @@ function details(game, known) {
     hosts.length ? h("li", {}, t("Invited by {who}", { who: hosts.join(", ") })) : null,
     ais ? h("li", {}, plural(ais, "{n} seat played by the AI", "{n} seats played by the AI")) : null,
     variant ? h("li", {}, labelled(t("Variant"), variant)) : null,
-    h("li", {}, game.clock ? labelled(t("Turn clock"), `${turnClock(game.clock.turn_seconds)}, ${
-      t(game.clock.on_timeout === "forfeit" ? "then the player forfeits" : "then the AI moves for the player")}`) : t("No turn clock")),
+    h("li", {}, game.clock ? `${turnClock(game.clock.turn_seconds)}, ${
+      t(game.clock.on_timeout === "forfeit" ? "then the player forfeits" : "then the AI moves for the player")}` : t("No turn clock")),
     h("li", {}, t(game.rated ? "Rated: the result moves your rating (and there are no hints)" : "Not rated")));
 }

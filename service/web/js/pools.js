@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { gameOf } from "./game-registry.js"; // looked up once games.js has run
-import { decimal, plural, t } from "./i18n.js";
+import { plural, t } from "./i18n.js";
 
 // OpenSkill's newcomer (mu 25, sigma 25/3): every player's rating before its first rated game.
 export const NEWCOMER = { mu: 25, sigma: 25 / 3 };
@@ -44,7 +44,7 @@ export function ratingChange(delta) {
 }
 
 function signed(n, plus) {
-  const digits = decimal(Math.abs(n), 0);
+  const digits = String(Math.abs(n));  // 1500, as ratings are written, with no thousands sign
   return n < 0 ? `\u2212${digits}` : plus ? `+${digits}` : digits;
 }
 
