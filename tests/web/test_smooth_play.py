@@ -1,6 +1,7 @@
-"""Crabe vs Poulpe's moments a player meets by chance, set up exactly: a seeded deal played
-through the API to that moment by a fixed rule, then opened in the browser as seat 0's
-table (its token in this browser, as the start page keeps it)."""
+"""Smooth play: Crabe vs Poulpe's moments a player meets by chance, set up exactly (a
+seeded deal played through the API to that moment by a fixed rule, then opened in the
+browser as seat 0's table, its token in this browser as the start page keeps it), and the
+rating chart's landmarks where two AI levels have close ratings."""
 
 import json
 from collections.abc import Callable
@@ -88,3 +89,26 @@ def test_a_search_of_a_long_draw_pile_shows_every_card_in_the_prompt_on_a_laptop
         assert prompt["x"] <= box["x"] and box["x"] + box["width"] <= prompt["x"] + prompt["width"]
     assert page.evaluate("() => { const p = document.querySelector('.prompt'); return p.scrollHeight <= p.clientHeight; }")
     page.screenshot(path=shots / "crabe-vs-poulpe-search.png")
+
+
+def test_the_rating_charts_landmark_labels_stay_apart_when_two_levels_are_close(web, browser):
+    """Cup the Crab's 3-5 player pool has levels 3 and 5 two points of rating apart: their
+    labels are drawn apart (none overlaps another), each still near its line."""
+    page = open_page(browser, f"{web.url}/play")
+    page.wait_for_selector("form.setup")
+    boxes = page.evaluate("""async () => {
+        const { ratingChart } = await import("/play/js/chart.js");
+        const landmarks = [["L1", 4], ["L2", 9], ["L3", 24.1], ["L5", 24.9], ["L4", 26.2]]
+          .map(([label, value]) => ({ label, value }));
+        const chart = ratingChart([{ mu: 25, sigma: 25 / 3 }, { mu: 27, sigma: 6 }], landmarks, true);
+        chart.style.width = "320px";
+        document.body.append(chart);
+        const texts = [...chart.querySelectorAll(".landmark text")].map((t) => t.getBoundingClientRect());
+        const lines = [...chart.querySelectorAll(".landmark line")].map((l) => l.getBoundingClientRect().y);
+        chart.remove();
+        return texts.map((box, i) => ({ top: box.top, bottom: box.bottom, line: lines[i] }));
+    }""")
+    assert len(boxes) == 5
+    ordered = sorted(boxes, key=lambda box: box["top"])
+    assert all(a["bottom"] <= b["top"] + 0.5 for a, b in zip(ordered, ordered[1:]))  # no overlap
+    assert all(abs((box["top"] + box["bottom"]) / 2 - box["line"]) < 25 for box in boxes)  # near its line

@@ -7,7 +7,7 @@ import { rating } from "./pools.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const W = 320, H = 140, LEFT = 40, RIGHT = 44, TOP = 10, BOTTOM = 18;
-const LABEL_GAP = 11;  // the landmarks' labels at least this far apart, each near its line
+const LABEL_GAP = 12;  // the landmarks' labels at least this far apart, each near its line
 
 
 function svg(tag, attrs = {}, ...children) {
