@@ -81,10 +81,13 @@ def test_a_search_of_a_long_draw_pile_shows_every_card_in_the_prompt_on_a_laptop
     assert body["view"]["phase"] == "search" and len(body["view"]["draw_pile"]) >= 17
     page = seat_zero_table(browser, web.url, created, width=LAPTOP["width"])
     page.set_viewport_size(LAPTOP)
-    cards = page.locator(".prompt .zone button.card")
-    assert cards.count() == len(body["view"]["draw_pile"])
-    prompt = page.locator(".prompt").bounding_box()
-    for box in (cards.nth(i).bounding_box() for i in range(cards.count())):
+    # Measured at one instant (the table may be redrawn between two reads).
+    prompt, boxes = page.evaluate("""() => {
+        const box = (node) => { const r = node.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; };
+        return [box(document.querySelector('.prompt')), [...document.querySelectorAll('.prompt .zone button.card')].map(box)];
+    }""")
+    assert len(boxes) == len(body["view"]["draw_pile"])
+    for box in boxes:
         assert prompt["y"] <= box["y"] and box["y"] + box["height"] <= prompt["y"] + prompt["height"]
         assert prompt["x"] <= box["x"] and box["x"] + box["width"] <= prompt["x"] + prompt["width"]
     assert page.evaluate("() => { const p = document.querySelector('.prompt'); return p.scrollHeight <= p.clientHeight; }")
