@@ -92,6 +92,7 @@ class Feed:
         self.wakes = 0             # bumped by every notice and tick: a stream behind re-reads
         self.ticks = 0             # keep-alive ticks
         self.noticed = 0           # the newest version a notice announced
+        self.vanished = False      # the store no longer has the game: its streams end
         self.committed_at: dict[int, float] = {}
         self._waiters: list[asyncio.Future] = []
         self._versions: dict[int, Version] = {}
@@ -189,6 +190,12 @@ class Feed:
         newest, read = self._newest, {}
         with tracing.span("events.fan_out", self.game_id, after=version):
             changes = await self.store.changes_since(self.game_id, version)
+        if changes is None:
+            # Expired or deleted (a tick's re-read finds it within a keep-alive): ending
+            # its streams is how their clients learn it, from the 404 of their next request.
+            self.vanished = True
+            self._wake()
+            return read
         for change in changes:
             number = change.record.version
             cached = self._versions.get(number)  # kept: its events are made already
@@ -481,7 +488,7 @@ class Follower:
                     if over := hub.version_over(version):
                         break
                 del versions
-                if over or hub.ending:
+                if over or hub.ending or feed.vanished:
                     break
                 if feed.ticks != ticks:
                     ticks = feed.ticks

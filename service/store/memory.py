@@ -99,9 +99,11 @@ class MemoryStore:
         game = self._live(game_id)
         return [] if game is None else [entries.unpack(entry) for entry in game.log]
 
-    async def changes_since(self, game_id: str, version: int) -> list[Change]:
+    async def changes_since(self, game_id: str, version: int) -> list[Change] | None:
         game = self._live(game_id)
-        if game is None or version >= game.record.version:
+        if game is None:
+            return None
+        if version >= game.record.version:
             return []
         log_from = versions.window(version, game.record.version, 0)
         return versions.rebuilt(version, game.record, game.initial, log_from,

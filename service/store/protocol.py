@@ -42,10 +42,10 @@ class GameRecords(Protocol):
     async def commit(self, game_id: str, expected_version: int, commit: Commit) -> bool:
         """Applies commit if the game is at expected_version; False if it moved on."""
     async def history(self, game_id: str) -> list[bytes]: ...
-    async def changes_since(self, game_id: str, version: int) -> list[Change]:
-        """The versions after version, in order (empty if none or no such game): but
-        for the latest, rebuilt (versions.py), so a game's blobs are core states and its
-        entries JSON with the seat and move of each move."""
+    async def changes_since(self, game_id: str, version: int) -> list[Change] | None:
+        """The versions after version, in order (empty if none; None if no such game: it
+        expired or was deleted): but for the latest, rebuilt (versions.py), so a game's
+        blobs are core states and its entries JSON with the seat and move of each move."""
     async def load_many(self, game_ids: list[str]) -> list[GameRecord | None]: ...
     async def finished(self, game_ids: list[str]) -> list[FinishedGame | None]:
         """Each game's record, first state and log, for the archive (None: no such game)."""

@@ -232,10 +232,12 @@ class RedisStore:
         key = keys.game(game_id).log
         return segments.entries_of(await self._io(lambda client: client.lrange(key, 0, -1)))
 
-    async def changes_since(self, game_id: str, version: int) -> list[Change]:
+    async def changes_since(self, game_id: str, version: int) -> list[Change] | None:
         game = keys.game(game_id)  # one script: the log, undos and record read together
         found = await self._script("changes", [game.state, game.log, game.records, game.undos],
                                    [version])
+        if found is None:
+            return None
         if not found:
             return []
         latest, blob, meta, initial, log_from, log, undos, kept = found  # type: ignore[misc]

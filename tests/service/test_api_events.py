@@ -223,6 +223,24 @@ def test_a_seats_secret_selection_changes_no_event_that_others_receive(api, clie
         assert seen[0] == seen[1], f"seat {caller} can tell the selections apart"
 
 
+@pytest.mark.parametrize("store", ["memory", "redis"])
+def test_the_stream_of_a_game_that_vanished_ends_within_a_keep_alive_and_is_then_refused(store):
+    """A game that expired (or was deleted) sends no event: its streams end at the next
+    keep-alive's re-read, so that their clients ask again and are told 404."""
+    env = {"EVENTS_KEEP_ALIVE_SECONDS": "1", "GAME_TTL_SECONDS": "2"}
+    if store == "redis":
+        env["REDIS_URL"] = SHARED_REDIS
+    with server(env) as api, httpx.Client(base_url=api.url, timeout=30) as client:
+        game = create(client, "cup-the-crab", 2)
+        listener = Listener(events_url(api.url, game["id"]), auth(tokens_of(game)[0]))
+        deadline = time.monotonic() + 10
+        while not listener.ended_by_server and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert listener.ended_by_server and listener.ids() == [0] and listener.error is None
+        assert client.get(f"/v1/games/{game['id']}/events",
+                          headers=auth(tokens_of(game)[0])).status_code == 404
+
+
 def test_a_stream_outlives_a_store_outage_with_keep_alives_and_no_error(private_redis):
     env = {"REDIS_URL": private_redis.url, "EVENTS_KEEP_ALIVE_SECONDS": "1"}
     with server(env) as api, httpx.Client(base_url=api.url, timeout=30) as client:

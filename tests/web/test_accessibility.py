@@ -5,8 +5,11 @@ in place so that what they announce is heard."""
 
 import json
 
+import httpx
 import pytest
 
+from tests.service.archives import drained
+from tests.service.play import create, play_to_end
 from tests.web.browsing import create_game, open_page, play_one_turn, wait_for_turn
 
 AXE_RUN = """async () => {
@@ -84,3 +87,37 @@ def test_a_choice_made_by_keyboard_keeps_the_focus_and_the_live_region_says_what
     wait_for_turn(page)
     assert page.locator("#announce").inner_text() == page.locator(".prompt .say").inner_text()
     assert page.errors == []
+
+
+def test_the_join_queue_profile_and_leaderboard_screens_pass_axe_in_both_languages_at_both_widths(
+        web, browser, axe_source, shots):
+    """The screens issue 34 touched, each at 1280 and 390 px in English and French: a join
+    link (with its game's details, and to no game), the rated queue, a profile with a rated
+    game and its chart, and the leaderboard; screenshots saved to be looked at."""
+    with httpx.Client(base_url=web.url, timeout=30) as client:
+        player = client.post("/v1/players", json={"name": "Léa", "kind": "human"}).json()
+        rated = create(client, "crabe-vs-poulpe", 2, seats=[{"type": "human", "player": player["key"]},
+                                                            {"type": "ai", "level": 1}])
+        play_to_end(client, rated, seed=3)
+        waiting = client.post("/v1/games", json={
+            "game": "crabe-vs-poulpe", "players": 2, "options": {"mode": "asymmetrical"},
+            "seats": [{"type": "human", "name": "Ana"}, {"type": "open"}], "turn_seconds": 120}).json()
+    drained(web.url)
+    screens = {"join": f"#/join/{waiting['id']}/1", "join-nothing": "#/join/no-such-game/1",
+               "queue": "#/rated", "profile": "#/profile", "leaderboard": "#/leaderboards/crabe-vs-poulpe"}
+    ready = {"join": "[data-key=details]", "join-nothing": "p.error:not(:empty)", "queue": "[data-key=find]",
+             "profile": ".pool .rating-chart", "leaderboard": ".leaders tr.landmark"}
+    found = {}
+    for locale in ("en-GB", "fr-FR"):
+        for width in (1280, 390):
+            page = open_page(browser, f"{web.url}/play", locale=locale, width=width)
+            page.evaluate(f"""localStorage.setItem('crab-table.player', JSON.stringify(
+                {{ id: "{player['id']}", key: "{player['key']}", name: "Léa" }}))""")
+            for screen, fragment in screens.items():
+                page.goto(f"{web.url}/play{fragment}")
+                page.wait_for_selector(ready[screen])
+                found[f"{screen} {locale} {width}"] = violations(page, axe_source)
+                page.screenshot(path=shots / f"axe-{screen}-{locale[:2]}-{width}.png", full_page=True)
+            page.context.close()
+    bad = {screen: v for screen, v in found.items() if v}
+    assert bad == {}, json.dumps(bad, indent=1)

@@ -10,8 +10,16 @@ from tests.web.browsing import (choose, create_game, open_page, play_one_turn,
 UNTRANSLATED = """async () => (await import("/play/js/i18n.js")).untranslated()"""
 
 
+# A sign of ; : ! ? ending a word with no narrow no-break space before it (a plain space,
+# a no-break one, none): French typography wants the same thin space before each of them.
+LOOSE_PUNCTUATION = r"""() => [...document.body.innerText.matchAll(/(?:\S|[ \u00a0])[;:!?](?=\s|$)/g)]
+    .map((m) => document.body.innerText.slice(Math.max(0, m.index - 20), m.index + 3))"""
+
+
 def shoot(page, shots, name: str) -> None:
-    """The screen at 1280 px and at 390 px (a phone), full length."""
+    """The screen at 1280 px and at 390 px (a phone), full length; its French typography
+    checked on the way."""
+    assert page.evaluate(LOOSE_PUNCTUATION) == []
     page.set_viewport_size({"width": 1280, "height": 900})
     page.screenshot(path=shots / f"{name}.png", full_page=True)
     page.set_viewport_size({"width": 390, "height": 844})
@@ -35,13 +43,13 @@ def test_a_french_browser_gets_every_screen_in_french(web, browser, shots):
         play_one_turn(page)
         turns += 1
     page.wait_for_selector(".end .ranking")
-    assert page.locator(".end h2.headline").inner_text() in ("Vous gagnez !", "Vous finissez 2e")
+    assert page.locator(".end h2.headline").inner_text() in ("Vous gagnez\u202f!", "Vous avez perdu")
     log = " ".join(page.locator(".end .log li").all_inner_texts())
     assert "Vous avez joué" in log and "Robot 2 a " in log
     shoot(page, shots, "fr-crabe-vs-poulpe-end")
     page.locator("[data-key=replay]").click()
     page.wait_for_selector(".replay")
-    assert page.locator(".now").inner_text() == "La donne : chaque carte là où la partie a commencé."
+    assert page.locator(".now").inner_text() == "La donne\u202f: chaque carte là où la partie a commencé."
     for _ in range(12):
         page.keyboard.press("ArrowRight")
     shoot(page, shots, "fr-replay")

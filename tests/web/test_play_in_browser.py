@@ -5,6 +5,8 @@ conftest.py: `WEB_SCREENSHOTS=docs/images python -m pytest tests/web` refreshes 
 pictures of docs/client.md).
 """
 
+import re
+
 import httpx
 import pytest
 
@@ -78,6 +80,12 @@ def test_cup_the_crab_with_three_seats_is_played_by_clicks_to_the_result(web, br
     for row, expected in zip(rows.all(), result["ranking"]):
         assert row.locator("td").nth(2).inner_text() == str(expected["score"])
     assert page.locator(".end .log li").count() == 6 * 3 + 21 * 3  # six selections a seat, 21 cards each
+    # Each claim in the log says the points it took: they add up to each seat's score.
+    claimed = [0, 0, 0]
+    for line in page.locator(".end .log li").all_inner_texts():
+        if found := re.fullmatch(r"#\d+ (You|Robot (\d)) claimed stack \d with an? (Crab|Octopus): (\d+) points?", line):
+            claimed[int(found[2]) - 1 if found[2] else 0] += int(found[4])
+    assert claimed == result["scores"]
     assert shot_mid_game
     assert len(layouts) == 1, layouts  # no layout shift from the first turn to the last
     page.screenshot(path=shots / "cup-the-crab-end.png", full_page=True)
@@ -105,6 +113,8 @@ def test_crabe_vs_poulpe_is_played_by_clicks_against_the_ai_to_the_result(web, b
     page.wait_for_selector(".end .ranking")
     winner = page.locator(".ranking tr.winner td").nth(1).inner_text()
     assert winner == ("You" if result["winner"] == 0 else "Robot 2")
+    assert page.locator(".end h2.headline").inner_text() == ("You win!" if result["winner"] == 0 else "You lost")
+    assert page.locator(".rule").inner_text() == ""  # no card follows the last one
     assert page.locator(".end .log li").count() >= turns
     page.wait_for_timeout(1000)  # the server has ended the stream: that is no trouble to show
     assert page.locator(".prompt .error").inner_text() == ""

@@ -5,6 +5,8 @@ Chromium against the real service (embedded store, SQLite archive).
 Screenshots of each screen at 1280 and 390 px go to $WEB_SCREENSHOTS (conftest.py).
 """
 
+import math
+
 import httpx
 from playwright.sync_api import Page
 
@@ -93,7 +95,7 @@ def test_two_browsers_matched_by_the_queue_play_and_both_see_their_new_rating_an
         rating = next(r for r in profile["ratings"] if r["pool"] == POOL)
         assert rating["rated_games"] == EARLIER_GAMES + 1 and rating["rank"] is not None
         assert rating["history"][-1]["game_id"] == game_id
-        assert float(shown.replace(",", ".")) == round(rating["value"], 1)
+        assert int(shown) == math.floor(1500 + 20 * rating["value"] + 0.5)  # the rating shown (pools.js)
         assert f"rank {rating['rank']}" in page.locator(".rated-result .rank").inner_text()
     ann.screenshot(path=shots / "rated-end.png", full_page=True)
     at_phone_width(ann, "rated-end", shots)
@@ -163,8 +165,8 @@ def test_a_ticket_that_allows_it_is_seated_with_an_ai_level_and_the_newcomer_pla
     mine = page.locator("tr.me")
     assert mine.locator("td").first.inner_text() == "–"
     value = httpx.get(f"{web.url}/v1/players/{player}").json()["ratings"][0]["value"]
-    shown = [float(v.replace(",", ".")) for v in page.locator(".leaders tbody td:nth-child(3)").all_inner_texts()]
-    assert shown == sorted(shown, reverse=True) and round(value, 1) in shown
+    shown = [int(v) for v in page.locator(".leaders tbody td:nth-child(3)").all_inner_texts()]
+    assert shown == sorted(shown, reverse=True) and math.floor(1500 + 20 * value + 0.5) in shown
     page.screenshot(path=shots / "leaderboard-newcomer.png", full_page=True)
     # An AI level's line opens its profile: a fixed rating in every pool.
     page.locator("tr[data-player=ai-2] a").click()

@@ -97,6 +97,12 @@ def test_a_replay_stepped_from_start_to_end_shows_every_position_the_api_gives(w
     page.set_viewport_size({"width": 390, "height": 844})
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path=shots / f"{game}-replay-phone.png")
+    page.mouse.wheel(0, 2500)  # far down the long page, the step controls are still at hand
+    page.wait_for_function("() => scrollY > 1000")
+    steps = page.locator(".steps").bounding_box()
+    assert 0 <= steps["y"] <= 1 and page.locator("[data-key=back]").is_visible()
+    page.screenshot(path=shots / f"{game}-replay-phone-scrolled.png")
+    page.mouse.wheel(0, -5000)
     page.set_viewport_size({"width": 1200, "height": 900})
     page.locator(f"[data-key=step-{last}]").click()  # a log entry goes to its version
     assert page.evaluate(SHOWN)["version"] == replay["version"]

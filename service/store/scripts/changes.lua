@@ -1,7 +1,8 @@
 -- What rebuilds a game's versions after a version (service/store/versions.py), read
 -- atomically. KEYS: the game's state, log, records (whole, one per version, of a game
 -- stored before undos existed; else none) and undos. ARGV: a version.
--- Empty if there are none; else the latest version, its blob and meta, the first state
+-- False (nil) if there is no such game (it expired or was deleted), empty if there are no
+-- versions after that one; else the latest version, its blob and meta, the first state
 -- (false if the log need not be played again), the version the log is read after, the
 -- log from there, undos up to the latest (at least those of the versions after the last
 -- kept one), and the records kept of the versions asked for. (window() in versions.py,
@@ -9,7 +10,8 @@
 -- plays it again; else from the version asked after, which is never sealed.
 local after = tonumber(ARGV[1])
 local game = redis.call('HMGET', KEYS[1], 'version', 'blob', 'meta', 'initial', 'sealed')
-if not game[1] or after >= tonumber(game[1]) then return {} end
+if not game[1] then return false end
+if after >= tonumber(game[1]) then return {} end
 local latest = tonumber(game[1])
 local sealed = tonumber(game[5] or '0')
 local since = redis.call('LLEN', KEYS[3])

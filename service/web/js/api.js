@@ -70,8 +70,9 @@ export const api = {
 // A Server-Sent Events stream read through fetch (an EventSource can send no
 // Authorization header, so its token would have to be in the URL): yields each event as
 // { type, id, data }; `after` resumes after that version (Last-Event-ID); alive() is called
-// on every chunk, comments (the server's keep-alives) included. Throws an ApiError for a
-// refused stream, a TypeError or AbortError when the network cuts it.
+// once the stream is open and on every chunk, comments (the server's keep-alives)
+// included. Throws an ApiError for a refused stream, a TypeError or AbortError when the
+// network cuts it.
 async function* events(path, token, after, signal, alive) {
   const headers = { Accept: "text/event-stream" };
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -88,6 +89,7 @@ async function* events(path, token, after, signal, alive) {
     try { problem = text ? JSON.parse(text) : null; } catch { /* not JSON: a proxy's page */ }
     throw new ApiError(response.status, problem);
   }
+  alive();  // open: the server answers
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   let event = { type: "message", id: null, data: [] };

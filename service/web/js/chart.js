@@ -2,10 +2,12 @@
 // (mu - 3 sigma) after each rated game, the band up to mu, and the AI levels as dashed
 // landmarks, so that a player sees where it stands on their scale.
 
-import { decimal, plural, t } from "./i18n.js";
+import { labelled, plural, t } from "./i18n.js";
+import { rating } from "./pools.js";
 
 const NS = "http://www.w3.org/2000/svg";
-const W = 320, H = 140, LEFT = 34, RIGHT = 44, TOP = 10, BOTTOM = 18;
+const W = 320, H = 140, LEFT = 40, RIGHT = 44, TOP = 10, BOTTOM = 18;
+const LABEL_GAP = 12;  // the landmarks' labels at least this far apart, each near its line
 
 
 function svg(tag, attrs = {}, ...children) {
@@ -33,16 +35,28 @@ export function ratingChart(points, landmarks = [], fromStart = false) {
   const band = `${line(tops)}${values.map((v, i) => `L${x(values.length - 1 - i).toFixed(1)},${y(values[values.length - 1 - i]).toFixed(1)}`).join("")}Z`;
   const last = values.length - 1;
   return svg("svg", { class: "rating-chart", viewBox: `0 0 ${W} ${H}`, role: "img",
-                      "aria-label": `${t("Rating after each rated game")}: ${values.map((v) => decimal(v)).join(", ")}` },
+                      "aria-label": labelled(t("Rating after each rated game"), values.map(rating).join(", ")) },
     svg("title", {}, t("Rating after each rated game")),
     svg("line", { x1: LEFT, x2: W - RIGHT, y1: H - BOTTOM, y2: H - BOTTOM, class: "axis" }),
-    [min, max].map((v) => svg("text", { x: LEFT - 4, y: y(v) + 4, class: "tick", "text-anchor": "end" }, String(v))),
-    near.map((l) => svg("g", { class: "landmark" },
-      svg("line", { x1: LEFT, x2: W - RIGHT, y1: y(l.value), y2: y(l.value) }),
-      svg("text", { x: W - RIGHT + 3, y: y(l.value) + 4 }, l.label))),
+    [min, max].map((v) => svg("text", { x: LEFT - 4, y: y(v) + 4, class: "tick", "text-anchor": "end" }, rating(v))),
+    apart(near.map((l) => y(l.value))).map((at, i) => svg("g", { class: "landmark" },
+      svg("line", { x1: LEFT, x2: W - RIGHT, y1: y(near[i].value), y2: y(near[i].value) }),
+      svg("text", { x: W - RIGHT + 3, y: at + 4 }, near[i].label))),
     svg("path", { d: band, class: "band" }),
     svg("path", { d: line(values), class: "curve" }),
     values.map((v, i) => svg("circle", { cx: x(i), cy: y(v), r: i === last ? 4 : 2.5, class: i === last ? "dot last" : "dot" })),
     fromStart ? svg("text", { x: LEFT, y: H - 4, class: "tick" }, t("start")) : null,
-    svg("text", { x: W - RIGHT, y: H - 4, class: "tick", "text-anchor": "end" }, plural(points.length - (fromStart ? 1 : 0), "{n} game|chart", "{n} games|chart")));
+    svg("text", { x: W - RIGHT, y: H - 4, class: "tick", "text-anchor": "end" }, plural(points.length - (fromStart ? 1 : 0), "{n} rated game|chart", "{n} rated games|chart")));
+}
+
+// Heights for labels wanted at ys (in any order): as near each as can be with none closer
+// than LABEL_GAP to another (two levels of close ratings, L3 and L5, stay readable).
+function apart(ys) {
+  const order = ys.map((y, i) => i).sort((a, b) => ys[a] - ys[b]);
+  const placed = [...ys];
+  order.forEach((index, k) => {
+    if (k) placed[index] = Math.max(ys[index], placed[order[k - 1]] + LABEL_GAP);
+  });
+  const overflow = Math.max(0, ...placed.map((y) => y - (H - BOTTOM)));  // pushed past the axis: all up
+  return placed.map((y) => y - overflow);
 }

@@ -5,7 +5,7 @@ import { h, moveKey } from "./dom.js";
 import { card, icon } from "./cards.js";
 import { register } from "./game-registry.js";
 import { addFrench, addFrenchOfSeat } from "./french.js";
-import { plural, t } from "./i18n.js";
+import { labelled, plural, t } from "./i18n.js";
 import { say } from "./log.js";
 
 const KINDS = ["cup-1", "cup-2", "cup-3", "cup-4", "cup-5", "cup-6", "cup-8", "cup-10", "crab", "octopus", "bottle"];
@@ -60,7 +60,7 @@ function look(name) {
   return {
     label: cupLabel(name),
     classes: `cup-card ${face.kind} v${face.value}`,
-    tip: `${cupLabel(name)}${CUP_TEXT[name] ? `: ${t(CUP_TEXT[name])}` : ""}`,
+    tip: CUP_TEXT[name] ? labelled(cupLabel(name), t(CUP_TEXT[name])) : cupLabel(name),
     inner: [h("span.corner", {}, face.value), icon(face.picture), h("span.caption", {}, face.caption)],
   };
 }
@@ -122,16 +122,19 @@ function board(ctx) {
     const changed = ctx.changed.has(`stack-${slot}`);
     const title = stack ? t("Stack {n}", { n: slot + 1 }) : t("Free slot");
     const content = stack
-      ? [h("div.stack-head", {}, h("b", {}, `${stack.value}`), ` ${t("pts")}`, stack.bottle ? h("span.badge.bottle", { title: t("bottled: only an Octopus takes it") }, icon("bottle"), h("span.word", {}, t("bottled"))) : null,
+      ? [h("div.stack-head", {}, h("span.sr-only", {}, labelled(title, "")), h("b", {}, `${stack.value}`), ` ${t("pts")}`, stack.bottle ? h("span.badge.bottle", { title: t("bottled: only an Octopus takes it") }, icon("bottle"), h("span.word", {}, t("bottled"))) : null,
            move && CLAIMERS.has(move.card) ? h("span.badge.claim", {}, t("claim")) : null),
          h("div.cascades", {}, columns(stack.cards).map((cards, c) =>
            h("div.cascade", { style: { "--step": cascadeStep(cards.length) } },
              cards.map((name, i) => card(look, name, { small: true, key: `s${slot}-${c}-${i}` })))))]
       : [h("div.free", {}, t(move ? "Start a new stack here" : "free slot"))];
+    // A button is named by the words it shows (a stack's number among them, for screen
+    // readers), as axe's label-content-name-mismatch asks.
     const attrs = { class: ["slot", stack ? "stack" : "empty", move && "target", changed && "changed",
-      move && hinted === moveKey(move) && "hint"].filter(Boolean).join(" "), "aria-label": title, "data-key": `slot-${slot}` };
+      move && hinted === moveKey(move) && "hint"].filter(Boolean).join(" "), "aria-label": move ? null : title,
+    "data-key": `slot-${slot}` };
     return move
-      ? h("button.move", { ...attrs, type: "button", onclick: () => ctx.send(move), title: `${title}: ${t(CLAIMERS.has(move.card) ? "claim it with your {card}" : "play your {card} here", { card: cupLabel(move.card) })}` }, content)
+      ? h("button.move", { ...attrs, type: "button", onclick: () => ctx.send(move), title: labelled(title, t(CLAIMERS.has(move.card) ? "claim it with your {card}" : "play your {card} here", { card: cupLabel(move.card) })) }, content)
       : h("div", attrs, content);
   });
   const discards = view.discards;
@@ -176,7 +179,7 @@ function selectionTray(ctx) {
   const move = chosenSelect(ctx);
   const slots = [0, 1, 2].map((i) => chosen[i]
     ? card(look, chosen[i], { onclick: () => ctx.set({ selection: chosen.filter((_, j) => j !== i) }),
-      key: `pick-${i}`, selected: true, hint: ctx.ui.hint?.type === "select", title: `${cupLabel(chosen[i])}: ${t("click to put it back")}` })
+      key: `pick-${i}`, selected: true, hint: ctx.ui.hint?.type === "select", title: labelled(cupLabel(chosen[i]), t("click to put it back")) })
     : h("div.card.placeholder", { "aria-hidden": "true" }, "?"));
   return h("div.tray", { "aria-label": t("This round's three cards") },
     h("div.cards", {}, slots),
@@ -197,11 +200,11 @@ function handTray(ctx) {
     return card(look, name, {
       onclick: playable ? () => ctx.set(picked ? { picked: null, pickedIndex: null } : { picked: name, pickedIndex: i }) : null,
       selected: playable ? picked : undefined, key: `hand-${i}-${name}`,
-      hint: ui.hint && ui.hint.card === name && !ui.picked, title: why ? `${cupLabel(name)}: ${why}` : undefined,
+      hint: ui.hint && ui.hint.card === name && !ui.picked, title: why ? labelled(cupLabel(name), why) : undefined,
     });
   });
   const blocked = ctx.legal.length && ctx.legal.some((m) => m.type !== "discard")
-    ? [...new Set(view.hand.filter((name) => !movesOf(ctx, name).length))].map((name) => `${cupLabel(name)}: ${unplayable(view, name)}`)
+    ? [...new Set(view.hand.filter((name) => !movesOf(ctx, name).length))].map((name) => labelled(cupLabel(name), unplayable(view, name)))
     : [];
   const note = ctx.body.status === "waiting" ? "Your hand is dealt: you choose 3 cards once every seat is taken."
     : view.phase === "select" ? "Your 3 cards are chosen: waiting for the others."
@@ -229,8 +232,8 @@ function replayBoard(ctx, position) {
 function replaySeat(ctx, position, seat) {
   const { hand, reserve, score_pile: won, selected } = position.seats[seat];
   const points = won.filter((name) => name.startsWith("cup-")).reduce((sum, name) => sum + Number(name.slice(4)), 0);
-  const row = (cards, label, key) => h("div.zone", { class: key, "aria-label": `${t(label)}: ${cards.length}` },
-    h("span.row-label", {}, `${t(label)}: ${cards.length}`),
+  const row = (cards, label, key) => h("div.zone", { class: key, "aria-label": labelled(t(label), cards.length) },
+    h("span.row-label", {}, labelled(t(label), cards.length)),
     h("div.cards", {}, canonical(cards).map((name, i) => card(look, name, { small: true, key: `${key}-${seat}-${i}` }))));
   return [h("div.score", {}, h("b", {}, points), ` ${t("pts")}`, position.phase === "select" && selected ? ` · ${t("✓ has chosen")}` : ""),
     row(hand, position.phase === "select" ? "Chosen for this round" : "Hand", "in-hand"), row(reserve, "Other cards", "in-reserve")];
@@ -268,7 +271,7 @@ function moveSentence(move) {
   switch (move.type) {
     case "select": return move.cards ? "{who} chose {cards}" : "{who} chose 3 cards";
     case "play": return CLAIMERS.has(move.card)
-      ? (move.card === "crab" ? "{who} claimed stack {n} with a Crab" : "{who} claimed stack {n} with an Octopus")
+      ? (move.card === "crab" ? "{who} claimed stack {n} with a Crab: {points}" : "{who} claimed stack {n} with an Octopus: {points}")
       : "{who} played {card} on stack {n}";
     case "new-stack": return "{who} started a new stack with {card}";
     case "discard": return "{who} discarded {card}";
@@ -276,8 +279,31 @@ function moveSentence(move) {
   }
 }
 
-function moveParams(move) {
-  return { cards: move.cards?.map(cupLabel).join(", "), card: move.card && cupLabel(move.card), n: move.stack + 1 };
+function moveParams(move, points) {
+  return { cards: move.cards?.map(cupLabel).join(", "), card: move.card && cupLabel(move.card), n: move.stack + 1,
+    points: plural(points ?? 0, "{n} point", "{n} points") };
+}
+
+// The log told in order: it follows the stacks (every card played is public, C4), so that a
+// claim says how many points it took.
+function narrator(ctx) {
+  const stacks = [];  // by slot: the Cup values on its stack; null or missing when free
+  const value = (name) => (name.startsWith("cup-") ? Number(name.slice(4)) : 0);
+  return (entry) => {
+    const move = entry.move;
+    let points = null;
+    if (move?.type === "new-stack") {
+      let slot = 0;
+      while (stacks[slot] != null) slot += 1;  // a new stack takes the lowest free slot
+      stacks[slot] = value(move.card);
+    } else if (move?.type === "play" && CLAIMERS.has(move.card)) {
+      points = stacks[move.stack] ?? 0;
+      stacks[move.stack] = null;
+    } else if (move?.type === "play") {
+      stacks[move.stack] = (stacks[move.stack] ?? 0) + value(move.card);
+    }
+    return say(ctx, entry.seat, moveSentence(move), moveParams(move, points));
+  };
 }
 
 // What a suggestion means on screen: the three cards chosen, or the card picked.
@@ -375,8 +401,8 @@ addFrench({
 });
 addFrenchOfSeat("{who} chose {cards}", "{who} a choisi {cards}", "Vous avez choisi {cards}");
 addFrenchOfSeat("{who} chose 3 cards", "{who} a choisi 3 cartes", "Vous avez choisi 3 cartes");
-addFrenchOfSeat("{who} claimed stack {n} with a Crab", "{who} a raflé la pile {n} avec un Crabe", "Vous avez raflé la pile {n} avec un Crabe");
-addFrenchOfSeat("{who} claimed stack {n} with an Octopus", "{who} a raflé la pile {n} avec une Pieuvre", "Vous avez raflé la pile {n} avec une Pieuvre");
+addFrenchOfSeat("{who} claimed stack {n} with a Crab: {points}", "{who} a raflé la pile {n} avec un Crabe : {points}", "Vous avez raflé la pile {n} avec un Crabe : {points}");
+addFrenchOfSeat("{who} claimed stack {n} with an Octopus: {points}", "{who} a raflé la pile {n} avec une Pieuvre : {points}", "Vous avez raflé la pile {n} avec une Pieuvre : {points}");
 addFrenchOfSeat("{who} played {card} on stack {n}", "{who} a posé {card} sur la pile {n}", "Vous avez posé {card} sur la pile {n}");
 addFrenchOfSeat("{who} started a new stack with {card}", "{who} a commencé une pile avec {card}", "Vous avez commencé une pile avec {card}");
 addFrenchOfSeat("{who} discarded {card}", "{who} a défaussé {card}", "Vous avez défaussé {card}");
@@ -390,7 +416,7 @@ register({
   options: null,
   back: () => "crab",
   rounds: 7,
-  seatInfo, board, hand, prompt, narrator: (ctx) => (entry) => say(ctx, entry.seat, moveSentence(entry.move), moveParams(entry.move)),
+  seatInfo, board, hand, prompt, narrator,
   applyHint, changes, resultColumns,
   replayBoard, replaySeat,
   stylesheet: "cupcrab.css",

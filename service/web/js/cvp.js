@@ -5,7 +5,7 @@ import { h, moveKey } from "./dom.js";
 import { card, cardBack, icon } from "./cards.js";
 import { register } from "./game-registry.js";
 import { addFrench, addFrenchOfSeat } from "./french.js";
-import { plural, t } from "./i18n.js";
+import { labelled, plural, t } from "./i18n.js";
 import { say } from "./log.js";
 
 // -- cards -------------------------------------------------------------------------
@@ -69,7 +69,7 @@ function look(name) {
   return {
     label,
     classes: `cvp ${face.colour}`,
-    tip: face.effect ? `${label}: ${t(EFFECTS[face.effect][1])}` : label,
+    tip: face.effect ? labelled(label, t(EFFECTS[face.effect][1])) : label,
     inner: [
       h("span.corner", {}, face.value),
       h("span.big", {}, face.value),
@@ -105,7 +105,7 @@ function seatInfo(ctx, seat) {
 
 // A draw pile: face down, its animal on its back, its size on it.
 function deck(size, label, colour) {
-  const said = `${label}: ${plural(size, "{n} card", "{n} cards")}`;
+  const said = labelled(label, plural(size, "{n} card", "{n} cards"));
   return h("div.deck", { class: size ? "" : "empty", role: "img", "aria-label": said, title: said },
     size ? cardBack(colour, { small: true }) : h("div.card.small.placeholder", {}), h("span.deck-count", {}, size));
 }
@@ -113,10 +113,13 @@ function deck(size, label, colour) {
 // -- board -------------------------------------------------------------------------
 
 function rule(view) {
+  if (view.phase === "over") return "";  // nothing follows the last card
   const top = view.pile[view.pile.length - 1];
   if (!top) return t("Empty pile: the opener plays any card");
   const value = cvpFace(top).value;
   if (view.lower) return t("Reverse: the next card must be lower than {value}", { value });
+  // A Reverse in its Resist window turns the order only if it is let happen.
+  if (view.pending?.effect === "reverse") return t("Reverse, unless resisted: the next card must be lower than {value}", { value });
   if (value === "Ω") return t("Nothing can follow Ω: the next player can only pass");
   return t("Next card must be higher than {value}", { value });
 }
@@ -172,8 +175,8 @@ function positionPending(position) {
 function replaySeat(ctx, position, seat) {
   const { hand, draw_pile: drawPile } = position.seats[seat];
   const colour = ctx.view.seats[seat].colour;
-  const row = (cards, label, key) => h("div.zone", { class: key, "aria-label": `${t(label)}: ${cards.length}` },
-    h("span.row-label", {}, `${t(label)}: ${cards.length}`),
+  const row = (cards, label, key) => h("div.zone", { class: key, "aria-label": labelled(t(label), cards.length) },
+    h("span.row-label", {}, labelled(t(label), cards.length)),
     h("div.cards", {}, cards.map((name, i) => card(look, name, { small: true, key: `${key}-${seat}-${i}` }))));
   return [h("div.kind", {}, icon(colour), " ", t("plays {colour}", { colour: t(COLOUR[colour]) })),
     row(hand, "Hand", "in-hand"), row(drawPile, "Draw pile, top first", "in-draw")];
@@ -184,7 +187,7 @@ function pendingText(ctx, pending) {
   const [, card, theirs, mine] = EFFECTS[pending.effect];
   const words = t(ctx.you === null ? card : pending.seat === ctx.you ? mine : theirs);
   const whose = owned(ctx, pending.seat, pending.card);
-  return `${whose.charAt(0).toUpperCase()}${whose.slice(1)}: ${words}`;
+  return labelled(`${whose.charAt(0).toUpperCase()}${whose.slice(1)}`, words);
 }
 
 // -- the player's cards ------------------------------------------------------------
@@ -197,7 +200,7 @@ function hand(ctx) {
     h("div.cards", {}, view.hand.map((name, i) => {
       const move = byCard.get(name);
       return card(look, name, { key: `h-${i}-${name}`, onclick: move ? () => ctx.send(move) : null,
-        hint: move && isHint(ctx, move), title: move ? `${cvpLabel(name)}: ${verb(move)}` : undefined });
+        hint: move && isHint(ctx, move), title: move ? labelled(cvpLabel(name), verb(move)) : undefined });
     }), view.hand.length ? null : h("div.card.placeholder", {}, t("empty"))),
     h("div.tray-actions", {}, deck(view.seats[ctx.you].draw_size, t("Your draw pile"), view.seats[ctx.you].colour),
       h("span.row-label", {}, t("You play {colour}: {n} to draw", { colour: t(COLOUR[view.seats[ctx.you].colour]), n: view.seats[ctx.you].draw_size }))));
@@ -222,8 +225,12 @@ function prompt(ctx) {
       : !view.lower && cvpFace(top).value === "Ω" ? t("Nothing can follow Ω: pass, and {who} wins the round.", { who: ctx.name(view.last_player) })
       : t(view.lower ? "Your turn: play a card lower than the top card, or pass ({who} then wins the round)."
         : "Your turn: play a card higher than the top card, or pass ({who} then wins the round).", { who: ctx.name(view.last_player) });
-    case "response": return t("{who} played {card}: {effect}. Resist with a 1 to cancel it, or let it happen.",
-      { who: opponent, card: cvpLabel(pending.card), effect: t(EFFECTS[pending.effect][2]) });
+    // The window opens whatever the hand holds (opening it only for a 1 would tell), and
+    // says so when there is no 1 to Resist with.
+    case "response": return t(ctx.legal.some((m) => m.type === "play")
+      ? "{who} played {card}: {effect}. Resist with a 1 to cancel it, or let it happen."
+      : "{who} played {card}: {effect}. You hold no 1 to Resist with: let it happen.",
+    { who: opponent, card: cvpLabel(pending.card), effect: t(EFFECTS[pending.effect][2]) });
     case "pincer": return t("Pincer: here is their hand. Pick the card to send back to its draw pile.");
     case "heal": return t("Heal: discard a card of your hand face down, then you refill to 5.");
     case "search": return t("Search: here is your draw pile. Take one card into your hand.");
@@ -486,6 +493,8 @@ addFrench({
   "Your turn: play a card lower than the top card, or pass ({who} then wins the round).": "À vous : jouez une carte plus faible que celle du dessus, ou passez ({who} gagne alors la manche).",
   "Your turn: play a card higher than the top card, or pass ({who} then wins the round).": "À vous : jouez une carte plus forte que celle du dessus, ou passez ({who} gagne alors la manche).",
   "{who} played {card}: {effect}. Resist with a 1 to cancel it, or let it happen.": "{who} a joué {card} : {effect}. Résistez avec un 1 pour l'annuler, ou laissez faire.",
+  "{who} played {card}: {effect}. You hold no 1 to Resist with: let it happen.": "{who} a joué {card} : {effect}. Vous n'avez pas de 1 pour résister : laissez faire.",
+  "Reverse, unless resisted: the next card must be lower than {value}": "Inverser, sauf résistance : la carte suivante doit être plus faible que {value}",
   "Pincer: here is their hand. Pick the card to send back to its draw pile.": "Pincer : voici sa main. Choisissez la carte à renvoyer dans sa pioche.",
   "Heal: discard a card of your hand face down, then you refill to 5.": "Guérir : défaussez une carte de votre main face cachée, puis vous complétez à 5.",
   "Search: here is your draw pile. Take one card into your hand.": "Fouiller : voici votre pioche. Prenez-en une carte en main.",

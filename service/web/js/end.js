@@ -14,6 +14,7 @@ export function endScreen(ctx) {
   const headline = result.winners.length === 0 ? t("Nobody wins: every seat ran out of time.")
     : ctx.you === null ? t("Game over")
     : mine.rank === 1 ? t(result.winners.length > 1 ? "A shared victory!" : "You win!")
+    : result.ranking.length === 2 ? t("You lost")  // a duel has no second place to be proud of
     : t("You finished {rank}", { rank: ordinal(mine.rank) });
   const out = result.forfeited.includes(ctx.you) && result.forfeited.length === 1;
   const forfeit = result.reason === "forfeit"

@@ -49,8 +49,20 @@ export function t(text, params = {}) {
       missing.add(text);
       template = text.split("|")[0];
     }
+    template = typographic(template);
   }
   return template.replace(/\{(\w+)\}/g, (_, name) => String(params[name]));
+}
+
+// French sets a space before ; : ! ? that never leaves its sign alone at a line's start:
+// a narrow no-break space, the same everywhere (the dictionaries are typed with a plain one).
+function typographic(template) {
+  return template.replace(/[ \u00a0\u202f]([;:!?])/g, "\u202f$1");
+}
+
+// A label and what it labels ("Draw pile: 3"), written as the reader's language does.
+export function labelled(label, value) {
+  return t("{label}: {value}", { label, value });
 }
 
 // One of two sentences by a count (French counts 0 and 1 as singular), {n} the count.

@@ -8,6 +8,7 @@ import { h, patch } from "./dom.js";
 import { decimal, t } from "./i18n.js";
 import { currentPlayer } from "./player.js";
 import { playerLabel, poolTitle, provisionalMark, rankText, rating } from "./pools.js";
+import { logoLink } from "./screens.js";
 
 
 export function openLeaderboard(root, { pool } = {}) {
@@ -18,7 +19,7 @@ export function openLeaderboard(root, { pool } = {}) {
   function render() {
     if (closed) return;
     patch(root, h("div.start.leaderboard", {},
-      h("header.hero", {}, h("a.brand", { href: "#/" }, h("span.logo.big", {})), h("h1", {}, t("Leaderboards"))),
+      h("header.hero", {}, logoLink(), h("h1", {}, t("Leaderboards"))),
       h("nav.rated-nav", {}, h("a", { href: "#/" }, t("Back to the start")), me ? h("a", { href: "#/profile" }, t("Your profile")) : null, h("a", { href: "#/rated" }, t("Play a rated game"))),
       state.pools ? h("nav.pools", { "aria-label": t("Leaderboards") }, state.pools.map((p) =>
         h("a.button", { href: `#/leaderboards/${p.pool}`, class: p.pool === pool ? "primary" : "ghost", "aria-current": p.pool === pool ? "page" : null,
@@ -32,7 +33,7 @@ export function openLeaderboard(root, { pool } = {}) {
     const you = state.board.you;
     const offPage = you && !state.lines.some((l) => l.player.id === you.player.id);
     return h("section.board-list", { "aria-label": poolTitle(state.board) },
-      h("p.note", {}, t("Ordered by the conservative rating μ − 3σ. A player enters after {n} rated games; the AI levels are always shown, fixed landmarks of the scale.", { n: state.board.ranked_after })),
+      h("p.note", {}, t("Ordered by the rating, 1500 + 20 × (μ − 3σ): the skill μ less three times its uncertainty σ. A player enters after {n} rated games; the AI levels are always shown, fixed landmarks of the scale.", { n: state.board.ranked_after })),
       h("table.ranking.leaders", {},
         h("thead", {}, h("tr", {}, [t("Rank"), t("Player"), t("Rating"), t("μ"), t("σ"), t("Rated games")].map((c) => h("th", {}, c)))),
         h("tbody", {}, rows.map(row), offPage ? [h("tr.gap", {}, h("td", { colspan: 6 }, "…")), row({ ...you, shown: you.rank })] : null)),

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { gameOf } from "./game-registry.js"; // looked up once games.js has run
-import { decimal, plural, t } from "./i18n.js";
+import { plural, t } from "./i18n.js";
 
 // OpenSkill's newcomer (mu 25, sigma 25/3): every player's rating before its first rated game.
 export const NEWCOMER = { mu: 25, sigma: 25 / 3 };
@@ -21,8 +21,31 @@ export function playerLabel(player) {
   return level ? t("AI level {n}", { n: Number(level[1]) }) : player.name;
 }
 
+// The rating players read (docs/players.md, "The rating shown"): the conservative value
+// mu - 3 sigma the leaderboards order by, on a scale like lichess's, where a newcomer
+// stands at 1500 and a point of mu is worth 20. The API keeps mu and sigma; this is the
+// one place the shown figure is made. It is a whole number, and negative only for a
+// value below -75, which no rating reaches.
+const SHOWN_AT_ZERO = 1500;
+const SHOWN_PER_POINT = 20;
+
+export function shownRating(value) {
+  return Math.round(SHOWN_AT_ZERO + SHOWN_PER_POINT * value);
+}
+
 export function rating(value) {
-  return decimal(value, 1);
+  return signed(shownRating(value), false);
+}
+
+// A change of the conservative value as a change of the shown rating: "+36", "−12" (one
+// minus sign, the typographic one, wherever a rating is written).
+export function ratingChange(delta) {
+  return signed(Math.round(SHOWN_PER_POINT * delta), true);
+}
+
+function signed(n, plus) {
+  const digits = String(Math.abs(n));  // 1500, as ratings are written, with no thousands sign
+  return n < 0 ? `\u2212${digits}` : plus ? `+${digits}` : digits;
 }
 
 export function conservative(point) {

@@ -10,6 +10,7 @@ import { gameOf } from "./games.js";
 import { decimal, ordinal, t, when } from "./i18n.js";
 import { currentPlayer, ensurePlayer, renamePlayer } from "./player.js";
 import { NEWCOMER, levelRatings, placeAmongLevels, playerLabel, poolTitle, provisionalMark, rankText, rating } from "./pools.js";
+import { logoLink } from "./screens.js";
 
 
 export function openProfile(root, { id } = {}) {
@@ -20,7 +21,7 @@ export function openProfile(root, { id } = {}) {
   function render() {
     if (closed) return;
     patch(root, h("div.start.profile", {},
-      h("header.hero", {}, h("a.brand", { href: "#/" }, h("span.logo.big", {})), h("h1", {}, own ? t("Your profile") : t("Profile"))),
+      h("header.hero", {}, logoLink(), h("h1", {}, own ? t("Your profile") : t("Profile"))),
       nav(),
       own && !currentPlayer() ? makeForm() : state.player ? [identity(), ratings(), recent()] : h("p.note", {}, state.error ? "" : t("Reading the profile…")),
       h("p.error", { role: "alert" }, state.error)));
@@ -48,7 +49,7 @@ export function openProfile(root, { id } = {}) {
   function ratings() {
     const list = state.player.ratings;
     if (!list.length) return h("p.note", {}, t("No game played yet."));
-    return h("section.ratings", {}, h("p.note", {}, t("The conservative rating, μ − 3σ: what the player is at least, with 99.7% confidence. The AI levels are fixed landmarks on the same scale.")), list.map(poolCard));
+    return h("section.ratings", {}, h("p.note", {}, t("The rating is 1500 + 20 × (μ − 3σ): from what the player is at least, with 99.7% confidence; a newcomer starts at 1500. The AI levels are fixed landmarks on the same scale.")), list.map(poolCard));
   }
 
   function poolCard(r) {
@@ -61,7 +62,8 @@ export function openProfile(root, { id } = {}) {
         h("div.big-rating", {}, h("span.label", {}, t("Rating")), h("b", { "data-key": `value-${r.pool}` }, rating(r.value))),
         h("dl", {},
           h("dt", {}, t("μ (skill)")), h("dd", {}, decimal(r.mu, 2)), h("dt", {}, t("σ (uncertainty)")), h("dd", {}, decimal(r.sigma, 2)),
-          h("dt", {}, t("Games")), h("dd", {}, r.games), h("dt", {}, t("Wins")), h("dd", {}, r.wins))),
+          h("dt", {}, t("Rated games")), h("dd", {}, r.rated_games), h("dt", {}, t("All games")), h("dd", {}, r.games),
+          h("dt", {}, t("Wins")), h("dd", {}, r.wins))),
       h("p.rank", {}, h("a", { href: `#/leaderboards/${r.pool}` }, rankText(r)),
         landmarks.length && state.player.kind !== "ai" ? ` · ${placeAmongLevels(r.value, landmarks)}` : ""),
       points.length ? ratingChart(points, landmarks, fromStart) : null);

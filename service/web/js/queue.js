@@ -9,12 +9,17 @@ import { api } from "./api.js";
 import { h, patch } from "./dom.js";
 import { icon } from "./cards.js";
 import { gameOf, games } from "./games.js";
-import { decimal, t } from "./i18n.js";
+import { decimal, isolate, t } from "./i18n.js";
+import { turnClock } from "./clock-words.js";
 import { currentPlayer, ensurePlayer } from "./player.js";
 import { poolTitle } from "./pools.js";
 import { remember, playerName } from "./saved.js";
+import { logoLink } from "./screens.js";
 
 const POLL_MS = 1000;
+// The clock the queue's games get: service/matchmaking/queue.py's TURN_SECONDS (a server
+// whose TURN_SECONDS_MIN is longer gives that; the table shows the clock it runs).
+const QUEUE_TURN_SECONDS = 120;
 const FILLS = [null, 10, 30, 60];
 
 
@@ -33,7 +38,7 @@ export function openQueue(root) {
   function render() {
     if (closed) return;
     patch(root, h("div.start.queue", {},
-      h("header.hero", {}, h("a.brand", { href: "#/" }, h("span.logo.big", {})), h("h1", {}, t("Play a rated game")), h("p", {}, t("Meet players of your strength. Rated games change your rating; the AI levels are on the same scale."))),
+      h("header.hero", {}, logoLink(), h("h1", {}, t("Play a rated game")), h("p", {}, t("Meet players of your strength. Rated games change your rating; the AI levels are on the same scale."))),
       h("nav.rated-nav", {}, h("a", { href: "#/" }, t("Back to the start")), h("a", { href: "#/profile" }, t("Your profile")), h("a", { href: "#/leaderboards" }, t("Leaderboards"))),
       waiting() ? waitingPanel() : setup(),
       h("p.error", { role: "alert" }, state.error)));
@@ -49,13 +54,14 @@ export function openQueue(root) {
       h("fieldset.games", {}, h("legend", {}, t("Game")), games().map((game) => h("label.tile", { class: `${game.name} ${form.game === game.name ? "chosen" : ""}` },
         h("input", { type: "radio", name: "rated-game", value: game.name, checked: form.game === game.name,
           onchange: () => { form.game = game.name; form.players = Math.min(Math.max(form.players, game.players[0]), game.players[1]); render(); } }),
-        icon(game.icon), h("b", {}, game.title), h("span", {}, game.description)))),
+        icon(game.icon), h("b", {}, game.title), h("span", {}, t(game.description))))),
       counts.length > 1 ? h("fieldset.options", {}, h("legend", {}, t("Players")), h("div.segmented", {}, counts.map((n) =>
         h("label", { class: form.players === n ? "chosen" : "" }, h("input", { type: "radio", name: "rated-players", value: n, checked: form.players === n,
           onchange: () => { form.players = n; render(); } }), `${n}`)))) : null,
       h("fieldset.options", {}, h("legend", {}, t("If nobody comes")), h("select", { "data-key": "fill", "aria-label": t("If nobody comes"), onchange: (e) => { form.fill = Number(e.target.value) || null; } },
         FILLS.map((s) => h("option", { value: s ?? "", selected: form.fill === s }, s ? t("let the AI fill the table after {seconds} s", { seconds: s }) : t("keep waiting for people"))))),
-      player ? h("p.note", {}, t("You play as {name}.", { name: player.name }))
+      h("p.note", { "data-key": "clock" }, t("Rated games are played at {clock}: a player who runs out of time loses the game.", { clock: turnClock(QUEUE_TURN_SECONDS) })),
+      player ? h("p.note", {}, t("You play as {name}.", { name: isolate(player.name) }))
         : h("label.field", {}, `${t("Your name")} `, h("input", { type: "text", value: form.name, maxLength: 24, "data-key": "name", oninput: (e) => { form.name = e.target.value; } })),
       h("div.actions", {}, h("button.primary.big", { type: "submit", disabled: state.busy, "data-key": "find" }, state.busy ? t("Joining the queue…") : t("Find a game")),
         h("span.note", { role: "status" }, state.note)));

@@ -4,9 +4,9 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { decimal, t } from "./i18n.js";
+import { labelled, t } from "./i18n.js";
 import { currentPlayer } from "./player.js";
-import { NEWCOMER, conservative, poolTitle, provisionalMark, rankText, rating } from "./pools.js";
+import { NEWCOMER, conservative, poolTitle, provisionalMark, rankText, rating, ratingChange } from "./pools.js";
 
 const TRIES = 30;
 const TRY_MS = 1000;
@@ -29,8 +29,8 @@ function panel(id) {
   if (known.status !== "done") return h("p.rated-result.pending", { role: "status", "data-rated": id }, known.status === "late" ? t("Your new rating is not in yet: see your profile in a moment.") : t("Rated game: your new rating is on its way…"));
   const { rating: r, change } = known;
   return h("div.rated-result", { role: "status", "data-rated": id, "data-pool": r.pool },
-    h("span", {}, `${t("Your rating")} · ${poolTitle(r)}: `), h("b.new-rating", {}, rating(r.value)),
-    change === null ? null : h("span.change", { class: change >= 0 ? "up" : "down" }, ` (${change >= 0 ? "+" : "−"}${decimal(Math.abs(change))})`), " ",
+    h("span", {}, labelled(`${t("Your rating")} · ${poolTitle(r)}`, "")), h("b.new-rating", {}, rating(r.value)),
+    change === null ? null : h("span.change", { class: change >= 0 ? "up" : "down" }, ` (${ratingChange(change)})`), " ",
     provisionalMark(r.provisional), h("span.rank", {}, ` · ${rankText(r)}`), " · ",
     h("a", { href: "#/profile", "data-key": "to-profile" }, t("Your profile")), " · ", h("a", { href: `#/leaderboards/${r.pool}` }, t("Leaderboard")));
 }

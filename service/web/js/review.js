@@ -124,8 +124,7 @@ export function openReview(root, { id, seat, at }) {
   function summary() {
     const worst = review.decisions.filter((d) => d.worst).length;
     const count = plural(review.decisions.length, "{n} decision reviewed", "{n} decisions reviewed");
-    return worst ? `${count}; ${plural(worst, "the worst is marked", "the {n} worst are marked")}.`
-      : `${count}; ${t("no clear mistake")}.`;
+    return `${t("{first}; {then}", { first: count, then: worst ? plural(worst, "the worst is marked", "the {n} worst are marked") : t("no clear mistake") })}.`;
   }
 
   function decisions(ctx) {

@@ -2,14 +2,19 @@
 // the Authorization header (never in a URL, which a browser prints in its console errors),
 // with polling when the stream will not work. The caller gets onGame(body, entry) once per
 // new version (entry: the history entry that made it, when known), onTrouble(message or
-// null) while the connection is in trouble, and onGone(problem) once, when the server no
-// longer knows the game or the seat: then nothing is read any more.
+// null) on every change of the connection's state (null: the server answers again), and
+// onGone(problem) once, when the server no longer knows the game or the seat: then nothing
+// is read any more.
 //
-// Every failure ends in a known state: a stream cut by the network is followed by one read
-// of the game (the board catches up at once) and reconnects with a growing delay; a stream
-// that keeps failing while reads work (a proxy that buffers event streams) gives way to
-// polling; a 404 or 401 stops everything. The follower stops by itself once the game is
-// over, or, for a seated player (rematches), once it is over and a rematch was set up.
+// Every failure ends in a known state, said as soon as it is known and unsaid as soon as it
+// no longer holds: a stream cut by the network is followed by one read of the game (the
+// board catches up at once) and reconnects with a growing delay; the warning clears once a
+// stream opens or a read succeeds; a browser that goes offline is told so at once, and
+// tries again the moment it is back online; a stream that keeps failing while reads work
+// (a proxy that buffers event streams) gives way to polling; a 404 or 401 stops everything
+// (a server ends the stream of a game it no longer has, so a seat waiting for others
+// learns it too). The follower stops by itself once the game is over, or, for a seated
+// player (rematches), once it is over and a rematch was set up.
 
 import { api, ApiError } from "./api.js";
 import { t } from "./i18n.js";
@@ -29,6 +34,10 @@ export function follow({ id, token, rematches, onGame, onTrouble, onGone }) {
   let timer = null;
   let abort = null;
   let polling = false;
+  const offline = () => t("You are offline: the table catches up as soon as your connection is back.");
+  // What the connection's state is, after a read that did or did not work.
+  const trouble = (read) => !navigator.onLine ? offline()
+    : read || status === "over" ? null : t("The server cannot be reached, retrying…");
 
   function take(body, entry) {
     if (body.version === version && body.status === status && !entry) return;
@@ -38,10 +47,29 @@ export function follow({ id, token, rematches, onGame, onTrouble, onGone }) {
   }
 
   function gone(error) {
+    stop();
+    onGone(error);
+  }
+
+  function stop() {
     stopped = true;
     abort?.abort();
     clearTimeout(timer);
-    onGone(error);
+    removeEventListener("offline", wentOffline);
+    removeEventListener("online", cameBack);
+  }
+
+  // The browser knows before any request fails: say so now, and cut a stream that would
+  // only stall until its watchdog bites.
+  function wentOffline() {
+    if (stopped) return;
+    onTrouble(offline());
+    abort?.abort();
+  }
+
+  // Back online: the attempt waiting for its delay is made now.
+  function cameBack() {
+    if (timer !== null && !stopped) schedule(0);
   }
 
   const isGone = (error) => error instanceof ApiError && (error.status === 404 || error.status === 401);
@@ -50,13 +78,17 @@ export function follow({ id, token, rematches, onGame, onTrouble, onGone }) {
     if (stopped) return;
     abort = new AbortController();
     let watchdog = setTimeout(() => abort.abort(), STALL_MS);
-    const alive = () => { clearTimeout(watchdog); watchdog = setTimeout(() => abort.abort(), STALL_MS); };
+    // Called when the stream opens and on every chunk: the server answers, so no warning holds.
+    const alive = () => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => abort.abort(), STALL_MS);
+      onTrouble(null);
+    };
     try {
       for await (const event of api.events(id, token, version >= 0 ? version : null, abort.signal, alive)) {
         if (event.type !== "game") continue;
         const data = JSON.parse(event.data);
         failures = 0;
-        onTrouble(null);
         take(data.game, data.entry);
         if (finished(data.game)) { stopped = true; return; }
       }
@@ -75,7 +107,7 @@ export function follow({ id, token, rematches, onGame, onTrouble, onGone }) {
         onTrouble(null);
         return schedule(POLL_MS);
       }
-      onTrouble(status === "over" ? null : read ? t("Connection lost, reconnecting…") : t("The server cannot be reached, retrying…"));
+      onTrouble(trouble(read));  // a read that works: the board is current, the stream follows
       schedule(RETRY_MS[Math.min(failures, RETRY_MS.length) - 1]);
     } finally {
       clearTimeout(watchdog);
@@ -99,19 +131,23 @@ export function follow({ id, token, rematches, onGame, onTrouble, onGone }) {
     const read = await readOnce();
     if (stopped) return;
     failures = read ? 0 : failures + 1;
-    onTrouble(read || status === "over" ? null : t("The server cannot be reached, retrying…"));
+    onTrouble(trouble(read));
     schedule(!read ? RETRY_MS[Math.min(failures, RETRY_MS.length) - 1] : status === "over" ? POLL_OVER_MS : POLL_MS);
   }
 
   function schedule(ms) {
     clearTimeout(timer);
-    if (!stopped) timer = setTimeout(polling ? poll : stream, ms);
+    timer = null;
+    if (!stopped) timer = setTimeout(() => { timer = null; (polling ? poll : stream)(); }, ms);
   }
 
+  addEventListener("offline", wentOffline);
+  addEventListener("online", cameBack);
+  if (!navigator.onLine) onTrouble(offline());
   stream();
   return {
-    close() { stopped = true; abort?.abort(); clearTimeout(timer); },
+    close: stop,
     // After a move of this player: a poller reads at once (a stream brings it anyway).
-    poke() { if (polling && !stopped) { clearTimeout(timer); poll(); } },
+    poke() { if (polling && !stopped) { clearTimeout(timer); timer = null; poll(); } },
   };
 }

@@ -20,6 +20,11 @@ export function seatName(body, seat) {
   return ambiguous ? t("{name} (seat {n})", { name: named, n: seat + 1 }) : named;
 }
 
+// "You" when a seat's own name already says it (a guest who typed "You" is not "You (you)").
+function plainYou(name) {
+  return [t("You"), "You"].some((you) => you.toLowerCase() === name.trim().toLowerCase()) ? t("You") : null;
+}
+
 // What follows a game's title in a bar: " · " and its variant (a deck's mode), if it has one.
 export function variantText(game, view) {
   const variant = game.variant(view);
@@ -29,8 +34,9 @@ export function variantText(game, view) {
 export function tableView(state, ctx) {
   const { body, game } = ctx;
   const over = body.status === "over";
-  return h("div.table", { class: `${body.game} ${over ? "over" : ""}`, "data-version": body.version, "data-status": body.status },
+  return h("div.table", { class: `${body.game} ${over ? "over" : ""} ${ctx.gone ? "vanished" : ""}`, "data-version": body.version, "data-status": body.status },
     header(ctx),
+    // Said at the top, to every seat, where the eye is: the table below is only a memory.
     ctx.gone ? h("p.gone", {}, ctx.trouble, " ", h("a", { href: "#/", "data-key": "gone-home" }, t("Back to the start"))) : null,
     h("section.seats", { "aria-label": t("Players") }, body.view.seats.map((_, seat) => seatChip(ctx, seat))),
     h("section.board", { "aria-label": t("Table") }, game.board(ctx)),
@@ -47,7 +53,7 @@ export function tableView(state, ctx) {
 
 // What the prompt says (table.js announces it when it changes).
 export function promptText(ctx) {
-  if (ctx.body.status === "waiting") return "";
+  if (ctx.body.status === "waiting" || ctx.gone) return "";  // a game gone asks nothing more
   return ctx.busy ? t("Playing…") : ctx.game.prompt(ctx);
 }
 
@@ -74,7 +80,7 @@ function seatChip(ctx, seat) {
   return h("div.seat", { class: [toMove && "to-move", seat === ctx.you && "me", ctx.changed.has(`seat-${seat}`) && "changed",
     body.result?.winners?.includes(seat) && "winner"].filter(Boolean).join(" "), "aria-label": seatName(body, seat) },
     h("div.seat-head", {},
-      seat === ctx.you && body.seats?.[seat]?.name
+      seat === ctx.you && body.seats?.[seat]?.name && !plainYou(body.seats[seat].name)
         ? h("span.name", {}, h("bdi", {}, body.seats[seat].name), ` ${t("(you)")}`)
         : h("span.name", {}, h("bdi", {}, seatName(body, seat))),
       type !== "human" ? h("span.badge", { class: type }, t(type === "ai" ? "AI" : "open")) : null,

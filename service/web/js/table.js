@@ -21,8 +21,10 @@ const HINT_LEVEL = 4;  // core.ai.LEVELS: ISMCTS, a few milliseconds a hint
 export function openTable(root, { id }) {
   const saved = seatOf(id) || {};
   const token = saved.token || null;
-  const state = { body: null, history: [], ui: {}, changed: new Set(), error: null, trouble: null, gone: null,
-                  busy: false, thinking: false };
+  // error: what the player's last action met, said until it no longer holds (errorKind:
+  // "network" until the server answers again, "move" until the game moves on).
+  const state = { body: null, history: [], ui: {}, changed: new Set(), error: null, errorKind: null, trouble: null,
+                  gone: null, busy: false, thinking: false };
   const queue = [];
   let showing = false;  // arrivals are being shown, one step at a time
   let closed = false;
@@ -52,7 +54,7 @@ export function openTable(root, { id }) {
       ui: state.ui, changed: state.changed,
       plain: (seat) => seatName(body, seat),
       name: (seat) => (body.seats?.[seat]?.name && seat !== you ? isolate(seatName(body, seat)) : seatName(body, seat)),
-      send, set: (changes) => { Object.assign(state.ui, changes); state.error = null; render(); },
+      send, set: (changes) => { Object.assign(state.ui, changes); failed(null); render(); },
       hint, rematch, leave, busy: state.busy, thinking: state.thinking,
       // The log never runs ahead of the board: a history read may be newer than the body.
       history: state.history.filter((entry) => entry.version <= body.version),
@@ -66,6 +68,7 @@ export function openTable(root, { id }) {
     const moved = !previous || body.version !== previous.version || body.status !== previous.status;
     state.body = body;
     if (moved) {
+      if (previous) failed(null);  // an error said of the position before no longer holds
       // What the player was choosing stays while its choices stay (another seat's secret
       // selection must not undo this player's half-made one).
       if (JSON.stringify(body.legal_moves) !== JSON.stringify(previous?.legal_moves)) state.ui = {};
@@ -108,7 +111,7 @@ export function openTable(root, { id }) {
   async function send(move) {
     if (state.busy) return;
     state.busy = true;
-    state.error = null;
+    failed(null);
     render();
     try {
       const body = await api.move(id, token, move, state.body.version);
@@ -118,7 +121,7 @@ export function openTable(root, { id }) {
     } catch (error) {
       state.busy = false;
       if (isGone(error)) return lost(error);
-      state.error = words(error);
+      failed(error);
       render();
     }
     follower.poke();
@@ -127,7 +130,7 @@ export function openTable(root, { id }) {
   async function hint() {
     if (state.thinking) return;
     state.thinking = true;
-    state.error = null;
+    failed(null);
     render();
     try {
       const found = await api.suggest(id, token, HINT_LEVEL);
@@ -135,7 +138,7 @@ export function openTable(root, { id }) {
       if (found.version === state.body.version) Object.assign(state.ui, gameOf(state.body.game).applyHint(context(), found.move));
     } catch (error) {
       state.thinking = false;
-      state.error = words(error);
+      failed(error);
     }
     render();
   }
@@ -146,7 +149,7 @@ export function openTable(root, { id }) {
       remember(next.id, { token, game: state.body.game });
       location.hash = `#/g/${next.id}`;
     } catch (error) {
-      state.error = words(error);
+      failed(error);
       render();
     }
   }
@@ -156,7 +159,26 @@ export function openTable(root, { id }) {
       await api.leave(id, token);
       location.hash = "#/";
     } catch (error) {
-      state.error = words(error);
+      failed(error);
+      render();
+    }
+  }
+
+  // What the player's last action met (null: nothing), and for how long it holds: a
+  // request the network refused, until the server answers again; any other, until the
+  // game moves on or the player does something else.
+  function failed(error) {
+    state.error = error ? words(error) : null;
+    state.errorKind = !error ? null : error instanceof ApiError && error.status === 0 ? "network" : "move";
+  }
+
+  // The connection's state, from the follower: null once the server answers again, which
+  // also unsays an action's network error.
+  function connection(message) {
+    const stale = message === null && state.errorKind === "network";
+    if (stale) failed(null);
+    if (message !== state.trouble || stale) {
+      state.trouble = message;
       render();
     }
   }
@@ -184,8 +206,7 @@ export function openTable(root, { id }) {
   api.game(id, token).then((body) => {
     if (closed) return;
     arrive(body, null);
-    follower = follow({ id, token, rematches: !!token, onGame: arrive, onGone: lost,
-      onTrouble: (message) => { if (message !== state.trouble) { state.trouble = message; render(); } } });
+    follower = follow({ id, token, rematches: !!token, onGame: arrive, onGone: lost, onTrouble: connection });
   }).catch((error) => {
     const why = t("This game cannot be opened. {why}", { why: error.message });
     alarm(why);
