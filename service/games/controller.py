@@ -115,7 +115,7 @@ class GamesController(Controller):
                 "key": "Idempotency-Key", "source": "header"}])
         response, meta = await sessions.play(checked_game_id(game_id), seat_token(request), data,
                                              idempotency_key, seat_budget(request.scope))
-        if meta.ai is not None:
+        if meta.has_robots():
             await robots.play_turns(game_id)  # a GET after this shows a human to move
         return bodies.game_body(response)
 

@@ -180,7 +180,7 @@ class Robots:
     def resume_if_stalled(self, session: Session) -> None:
         """Restarts the AI's turns of a game left with an AI seat to move (its worker died
         between a move and the AI's answer): any request that reads the game revives it."""
-        if session.meta.ai is not None and self.robot_to_move(session) is not None:
+        if session.meta.has_robots() and self.robot_to_move(session) is not None:
             self.play_in_background(session.game_id)
 
     def _drive(self, game_id: str) -> asyncio.Task:
@@ -205,14 +205,17 @@ class Robots:
             seat = self.robot_to_move(session)
             if seat is None:
                 return
-            await self.play_for(session, seat, self.capped(session.meta.ai[seat]))
+            await self.play_for(session, seat, self.capped(session.meta.robot_budget(seat)))
 
     @staticmethod
     def robot_to_move(session: Session) -> int | None:
-        """An AI seat that must act now in an active game, if any."""
+        """A seat the server plays (an AI's, or a resigned one) that must act now in an
+        active game, if any."""
         if session.status != "active":
             return None
-        return next((seat for seat in session.state.to_move if session.meta.is_ai(seat)), None)
+        meta = session.meta
+        return next((seat for seat in session.state.to_move if meta.played_by_server(seat)),
+                    None)
 
     async def play_for(self, session: Session, seat: int, budget: Budget,
                        kind: str = "move", **logged: object) -> bool:

@@ -18,7 +18,7 @@ import time
 
 import msgspec
 
-from service.games.requests import Budget
+from service.games.meta import STAND_IN
 from service.games.robots import Robots
 from service.games.sessions import GameNotFound, Session, Sessions
 from service.lobby.deadlines import Deadlines
@@ -32,7 +32,7 @@ RETRY_SECONDS = 1.0     # after a pass that failed
 # A deadline this long past, still armed at the game's version, was claimed by a replica
 # that died before applying it (any read of the game heals that: rearm_if_overdue).
 OVERDUE_SECONDS = 1.0
-TIMEOUT_BUDGET = Budget(iterations=300)  # the AI's move for an absent seat: quick and sound
+TIMEOUT_BUDGET = STAND_IN  # the AI's move for an absent seat: quick and sound
 
 
 class Clocks(Background):
