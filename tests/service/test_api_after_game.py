@@ -5,11 +5,13 @@ import pytest
 
 from service.games import bodies
 from service.lobby.bodies import RematchOffered, TablePresence
+from service.players.bodies import PlayerGames
 from tests.service.archives import drained
 from tests.service.play import auth, create, tokens_of
 from tests.service.test_api_errors import assert_problem, snapshot
 from tests.service.test_api_players import (
     LEVEL_1,
+    MODEL,
     bound,
     new_player,
     play_humans_to_end,
@@ -234,3 +236,30 @@ def test_presence_refuses_a_bad_token_an_unknown_game_or_a_bad_viewer(client):
                 {"seat": 0}):
         assert_problem(client.post(path, json=bad), 400, "invalid-request")
     assert client.post(path, json={}).json()["present"] == []
+
+
+# -- a player's games --------------------------------------------------------------------
+
+
+def test_a_players_games_name_the_opponents_the_result_and_the_rating_change(client):
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    rated = create(client, "crabe-vs-poulpe", 2, seats=[bound(ann), bound(bob)])
+    client.post(f"/v1/games/{rated['id']}/resign", headers=auth(tokens_of(rated)[1]))
+    casual = create(client, "crabe-vs-poulpe", 2, seats=[bound(ann), LEVEL_1], rated=False)
+    client.post(f"/v1/games/{casual['id']}/resign", headers=auth(tokens_of(casual)[0]))
+    drained(str(client.base_url))
+    page = client.get(f"/v1/players/{ann['id']}/games").json()
+    assert_exact(page, PlayerGames)
+    last, first = page["games"]
+    assert (last["id"], last["rank"], last["reason"], last["players"]) == \
+        (casual["id"], 2, "resigned", 2)
+    assert last["rating"] is None
+    assert [(o["seat"], o["player"], o["kind"], o["rank"]) for o in last["opponents"]] == \
+        [(1, "ai-1", "ai", 1)]
+    assert [(o["name"], o["rank"]) for o in first["opponents"]] == [("Bob", 2)]
+    change = first["rating"]
+    now = rating(client, ann["id"], "crabe-vs-poulpe")
+    assert (change["mu"], change["sigma"]) == (now["mu"], now["sigma"])
+    assert (change["mu_before"], change["sigma_before"]) == (MODEL.mu, MODEL.sigma)
+    assert change["change"] == pytest.approx(now["value"] - (MODEL.mu - 3 * MODEL.sigma))
+    assert change["change"] > 0  # Ann won: Bob resigned
