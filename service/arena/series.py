@@ -73,6 +73,8 @@ class ForbiddenContestant(ApiError):
     key's own player play series."""
     status = 403
     type = "forbidden-contestant"
+    when = " or seat another person's player in a series (`forbidden-contestant`)"
+    when_order = 30
 
 
 class NotSeriesOwner(ApiError):

@@ -39,6 +39,8 @@ class HintsOff(ApiError):
     """A suggestion asked for in a game between people, where hints are off."""
     status = 409
     type = "hints-off"
+    when = "; a suggestion asked in a game where hints are off (`hints-off`)"
+    when_order = 130
     sentence = "Hints are off in this game: each player plays on their own."
 
 

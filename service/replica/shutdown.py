@@ -29,6 +29,10 @@ class Draining(ApiError):
     when_order = 40
     sentence = "This server is restarting: try again in a moment."
 
+    def headers(self) -> dict[str, str]:
+        # Another replica can answer at once; this one is gone for good.
+        return {"Retry-After": "1"}
+
 
 class Drain:
     def __init__(self, hub: Hub) -> None:

@@ -5,7 +5,11 @@ import threading
 import time
 
 import httpx
+from litestar.testing import TestClient
 
+from service.app import create_app
+from service.config import Settings
+from service.store import MemoryStore
 from tests.service.play import auth, create, tokens_of
 from tests.service.servers import SHARED_REDIS, server
 from tests.service.sse import Listener
@@ -47,3 +51,14 @@ def test_a_stopping_replica_finishes_requests_in_flight_and_another_plays_its_ai
         assert final["status"] == "over"  # replica B played the game A had been playing
         entries = on_b.get(f"/v1/games/{robots_only['id']}/history").json()["entries"]
         assert final["version"] == len(entries) > 0
+
+
+def test_a_stopping_replica_is_not_ready_and_says_to_retry_at_once_elsewhere(tmp_path):
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path}/archive.sqlite3"),
+                     MemoryStore(60))
+    with TestClient(app) as client:
+        assert client.get("/ready").status_code == 200
+        app.dependencies["drain"].dependency().begin()  # what SIGTERM does
+        refused = client.get("/ready")
+    assert refused.status_code == 503 and refused.json()["type"] == "/problems/draining"
+    assert refused.headers["Retry-After"] == "1"

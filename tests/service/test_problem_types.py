@@ -40,7 +40,8 @@ def test_every_error_response_of_the_document_is_described_by_the_errors_of_its_
 def test_a_status_is_described_by_its_errors_fragments_in_their_order():
     assert description(403) == (
         "The player key given opens no player (`unknown-player`), or the key's player may"
-        " not do this: stop another player's series (`not-series-owner`)")
+        " not do this: stop another player's series (`not-series-owner`) or seat another"
+        " person's player in a series (`forbidden-contestant`)")
 
 
 def test_no_two_fragments_of_a_status_claim_the_same_place():
