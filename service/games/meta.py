@@ -42,7 +42,7 @@ class RematchOffer(msgspec.Struct, frozen=True):
     and those that declined it. The next game is made once every person's seat wants it;
     a decline closes the offer, and any seat may offer again."""
     accepted: list[int]
-    declined: list[int] = []
+    declined: list[int]
 
 
 class Meta(msgspec.Struct, frozen=True, kw_only=True):

@@ -58,7 +58,7 @@ class Rematches:
             open_offer = offer is not None and not offer.declined
             if open_offer and seat in offer.accepted:
                 return None  # asked already: still waiting for the others
-            wanted = RematchOffer([*offer.accepted, seat] if open_offer else [seat])
+            wanted = RematchOffer([*offer.accepted, seat] if open_offer else [seat], [])
             if set(meta.people()) <= set(wanted.accepted):
                 new_id, made[new_id] = await self._next_game(session)
                 asked = msgspec.structs.replace(meta, rematch=new_id, rematch_offer=wanted)

@@ -42,6 +42,7 @@ export type RequestsLeaveOutWhatHasADefault = [
   Assert<Same<OptionalKeys<Schemas["SeriesRequest"]>,
     "deals" | "duplicate" | "turn_seconds" | "options" | "at_once">>,
   Assert<Same<OptionalKeys<Schemas["TableOptions"]>, "first_player" | "mode" | "deck">>,
+  Assert<Same<OptionalKeys<Schemas["PresenceRequest"]>, "here" | "viewer">>,
 ];
 
 // Responses: what the server always sends is required (a new game's seats' names and
@@ -53,7 +54,7 @@ type RequestSchema = "CreateGame" | `Create${"CupCrab" | "Cvp"}${number}` | "Sea
   | "SeatHumanOrOpen" | "SeatOfPlayer" | `AiSeatBy${string}` | "Budget" | `BudgetBy${string}`
   | "MoveRequest" | "JoinRequest" | "NewPlayer" | "QueueRequest" | "ChallengeRequest"
   | "SeriesRequest" | "TableOptions" | `${"Challenge" | "Series"}${"CupCrab" | "Cvp"}${number}`
-  | `Queue${"CupCrab" | "Cvp"}`;
+  | `Queue${"CupCrab" | "Cvp"}` | "PresenceRequest";
 export type ResponsesRequireWhatIsAlwaysSent = [
   Assert<Same<Exclude<keyof Optional, RequestSchema>,
     "CvpMoveEntry" | "CvpTimeoutEntry" | "PatchOperation" | "Problem">>,
