@@ -119,7 +119,7 @@ class GamesController(Controller):
                                              idempotency_key, seat_budget(request.scope))
         if meta.webhooks:
             robots.play_soon(game_id)  # a bot's webhook is not waited for
-        elif meta.ai is not None:
+        elif meta.has_robots():
             await robots.play_turns(game_id)  # a GET after this shows a human to move
         return bodies.game_body(response)
 

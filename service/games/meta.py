@@ -27,10 +27,22 @@ HINTS_OFF = {
 }
 
 
+# The AI's budget for a resigned seat it plays on: the turn clock's, quick and sound.
+STAND_IN = Budget(iterations=300)
+
+
 class Clock(msgspec.Struct, frozen=True):
     """A turn clock: each decision within turn_seconds, else on_timeout."""
     turn_seconds: int
     on_timeout: Literal["ai", "forfeit"]
+
+
+class RematchOffer(msgspec.Struct, frozen=True):
+    """A rematch offered after the end: the seats that want it (the offering seat first)
+    and those that declined it. The next game is made once every person's seat wants it;
+    a decline closes the offer, and any seat may offer again."""
+    accepted: list[int]
+    declined: list[int]
 
 
 class Meta(msgspec.Struct, frozen=True, kw_only=True):
@@ -56,7 +68,13 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
     clock: Clock | None = None
     deadlines: list[float | None] | None = None  # per seat, epoch seconds
     forfeited: list[int] = []              # seats whose clock ended the game
+    # Seats whose player resigned: each ranks last; the AI plays it on (STAND_IN) while
+    # other people play, and resign_ended says a resignation ended the game at once
+    # (docs/rules.md, "Resigning").
+    resigned: list[int] = []
+    resign_ended: bool = False
     rematch: str | None = None             # the next game's id
+    rematch_offer: RematchOffer | None = None  # the seats' answers, until the next game
     player_ids: list[str | None] | None = None  # the player each seat is bound to
     rated: bool = True                     # rated if eligible (is_rated); false: casual
     # Seats whose player, when the game was made, was a bot with a webhook: the server
@@ -67,8 +85,27 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
         return self.ai is not None and self.ai[seat] is not None
 
     def played_by_server(self, seat: int) -> bool:
-        """An AI seat, or a webhook bot's: the server makes its moves (service.games.robots)."""
-        return self.is_ai(seat) or seat in self.webhooks
+        """An AI seat, a resigned one the AI plays on, or a webhook bot's: the server makes
+        its moves (service.games.robots)."""
+        return self.played_by_ai(seat) or seat in self.webhooks
+
+    def played_by_ai(self, seat: int) -> bool:
+        """An AI seat, or a resigned one the AI plays on (even if its bot has a webhook)."""
+        return self.is_ai(seat) or seat in self.resigned
+
+    def has_robots(self) -> bool:
+        """Whether the server plays a seat of this game (an AI's, a resigned one, a
+        webhook bot's)."""
+        return self.ai is not None or bool(self.resigned) or bool(self.webhooks)
+
+    def robot_budget(self, seat: int) -> Budget:
+        """How the server thinks for seat: an AI seat's own budget, else a stand-in's."""
+        budget = self.ai[seat] if self.ai is not None else None
+        return STAND_IN if budget is None else budget
+
+    def people(self) -> list[int]:
+        """The seats a person (or a bot) plays, the AI's excepted."""
+        return [seat for seat in range(self.players) if not self.is_ai(seat)]
 
     def seat_type(self, seat: int) -> SeatType:
         if seat in self.open_seats:
@@ -109,11 +146,12 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
         """over: whether the core says the game is over."""
         if self.open_seats:
             return "waiting"
-        return "over" if over or self.forfeited else "active"
+        return "over" if over or self.forfeited or self.resign_ended else "active"
 
     def seats(self) -> list[dict]:
         return [{"seat": seat, "type": self.seat_type(seat), "name": self.name(seat),
-                 "player": self.player(seat), "deadline": self.deadline(seat)}
+                 "player": self.player(seat), "deadline": self.deadline(seat),
+                 "resigned": seat in self.resigned}
                 for seat in range(self.players)]
 
     def with_deadlines(self, to_move: tuple[int, ...], mover: int | None,
@@ -123,7 +161,7 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
         fresh turn; seats not to move have none."""
         if self.clock is None or self.open_seats:
             return self
-        if self.forfeited:
+        if self.forfeited or self.resign_ended:
             return msgspec.structs.replace(self, deadlines=None)
         now = time.time() if now is None else now
         fresh = now + self.clock.turn_seconds
@@ -135,4 +173,4 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
 
     def earliest_deadline(self) -> float | None:
         running = [d for d in self.deadlines or () if d is not None]
-        return min(running) if running and not self.forfeited else None
+        return min(running) if running and not (self.forfeited or self.resign_ended) else None

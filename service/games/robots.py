@@ -20,6 +20,7 @@ import core
 import core.ai
 from service.config import Settings
 from service.games.limits import BudgetRefused
+from service.games.meta import STAND_IN
 from service.games.requests import Budget, CreateGame, SeatSpec
 from service.games.sessions import MAX_COMMIT_ATTEMPTS, InvalidGame, Session, Sessions
 from service.http.errors import ApiError
@@ -28,8 +29,9 @@ from service.replica import tracing
 
 log = logging.getLogger("service.ai")
 
-# The AI's move for a seat whose clock ran out, or whose webhook failed: quick and sound.
-TIMEOUT_BUDGET = Budget(iterations=300)
+# The AI's move for a seat whose clock ran out, or whose webhook failed: quick and sound,
+# as for a resigned seat.
+TIMEOUT_BUDGET = STAND_IN
 
 
 class SeatCallers(Protocol):
@@ -205,8 +207,7 @@ class Robots:
     def resume_if_stalled(self, session: Session) -> None:
         """Restarts the AI's turns of a game left with an AI seat to move (its worker died
         between a move and the AI's answer): any request that reads the game revives it."""
-        if (session.meta.ai is not None or session.meta.webhooks) and \
-                self.robot_to_move(session) is not None:
+        if session.meta.has_robots() and self.robot_to_move(session) is not None:
             self.play_in_background(session.game_id)
 
     def _drive(self, game_id: str) -> asyncio.Task:
@@ -231,8 +232,8 @@ class Robots:
             seat = self.robot_to_move(session)
             if seat is None:
                 return
-            if session.meta.is_ai(seat):
-                await self.play_for(session, seat, self.capped(session.meta.ai[seat]))
+            if session.meta.played_by_ai(seat):
+                await self.play_for(session, seat, self.capped(session.meta.robot_budget(seat)))
             elif not await self.answer_webhook(session, seat):
                 # Another replica asks the bot. Should it die, the seat's clock drives the
                 # seat again: armed here, since a handover may have taken its entry.
@@ -243,8 +244,8 @@ class Robots:
 
     @staticmethod
     def robot_to_move(session: Session) -> int | None:
-        """A seat the server plays (an AI's, a webhook bot's) that must act now in an
-        active game, if any."""
+        """A seat the server plays (an AI's, a resigned one, a webhook bot's) that must act
+        now in an active game, if any."""
         if session.status != "active":
             return None
         return next((seat for seat in session.state.to_move

@@ -357,20 +357,28 @@ class Sessions:
             "version": session.record.version if version is None else version,
             "status": status, "seeded": meta.seeded, "rated": meta.is_rated(),
             "to_move": list(state.to_move) if active else [], "you": seat,
-            "legal_moves": state.legal_moves(seat) if active and seat is not None else [],
+            "legal_moves": state.legal_moves(seat)
+            if active and seat is not None and seat not in meta.resigned else [],
             "result": Sessions.result(session), "view": state.view(seat),
             "seats": meta.seats(), "clock": meta.clock, "rematch": meta.rematch,
-            "hints": meta.hints,
+            "rematch_offer": meta.rematch_offer, "hints": meta.hints,
         }
 
     @staticmethod
     def result(session: Session) -> dict[str, Any] | None:
-        """The core's result, or the result of the forfeit that ended the game."""
-        forfeited = session.meta.forfeited
-        result = session.state.forfeit_result(forfeited) if forfeited else \
-            session.state.result()
+        """The core's result; or the result of the forfeit, or of the resignations, that
+        ended the game: the seats that walked away rank last (docs/rules.md); resigned
+        seats rank last in a game played on to its end as well."""
+        meta, state = session.meta, session.state
+        forfeited, resigned = meta.forfeited, meta.resigned
+        if forfeited:
+            result, reason = state.forfeit_result(sorted({*forfeited, *resigned})), "forfeit"
+        elif resigned and (meta.resign_ended or state.is_over):
+            result, reason = state.forfeit_result(resigned), "resigned"
+        else:
+            result, reason = state.result(), "finished"
         if result is not None:
-            result.update(reason="forfeit" if forfeited else "finished", forfeited=forfeited)
+            result.update(reason=reason, forfeited=forfeited, resigned=resigned)
         return result
 
     async def history(self, session: Session, seat: int | None) -> dict[str, Any]:
@@ -424,6 +432,9 @@ class Sessions:
                 seat = self.seat_of(session, token)
                 if replayed is not None:
                     return self._replayed(replayed, fingerprint), session.meta
+                if seat in session.meta.resigned:
+                    raise MoveRejected("you resigned this game: the AI plays your seat to the"
+                                       " end", [])
                 current = session.record.version
                 if request.expected_version is not None and request.expected_version != current:
                     raise VersionConflict(request.expected_version, current)
@@ -448,6 +459,8 @@ class Sessions:
         if status == "over" and session.meta.forfeited:
             raise MoveRejected(f"the game is over: seats {session.meta.forfeited} forfeited"
                                " on time", [])
+        if status == "over" and session.meta.resign_ended:
+            raise MoveRejected(f"the game is over: seats {session.meta.resigned} resigned", [])
         state = session.state.clone()
         try:
             state.apply(seat, move)

@@ -39,6 +39,7 @@ from service.games.requests import Budget, CreateGame, JoinRequest, MoveRequest
 from service.http.exact_requests import NULL, REF, exact_requests
 from service.http.openapi_links import links
 from service.http.problem_types import description
+from service.lobby.bodies import PresenceRequest, RematchOffered, TablePresence
 from service.matchmaking.bodies import QueueRequest, TicketBody
 from service.players.bodies import (
     Leaderboard,
@@ -71,7 +72,8 @@ BODY_TYPES: list[Any] = [CreateGame, MoveRequest, Budget, JoinRequest, Created, 
                          *bodies.EVENTS.values(), *bodies.DELTA_EVENTS.values(),
                          Problem, Health, Ready, *bodies.MOVE_UNIONS.values(),
                          bodies.ReplayBody, bodies.ExportedGame, bodies.ReviewBody,
-                         ReviewRequest, *PLAYER_BODIES]
+                         ReviewRequest, RematchOffered, PresenceRequest, TablePresence,
+                         *PLAYER_BODIES]
 
 def problems(*statuses: int) -> dict[int, ResponseSpec]:
     """The documented error responses of an operation: problem+json bodies, each described
@@ -221,7 +223,8 @@ _OPTIONAL = [{}, {SEAT_TOKEN: []}]
 _TOKEN_TAKEN = [(GAME, "get"), (f"{GAME}/legal-moves", "get"), (f"{GAME}/history", "get"),
                 (f"{GAME}/events", "get"), (f"{GAME}/moves", "post"),
                 (f"{GAME}/suggest", "post"), (f"{GAME}/leave", "post"),
-                (f"{GAME}/rematch", "post")]
+                (f"{GAME}/rematch", "post"), (f"{GAME}/rematch/decline", "post"),
+                (f"{GAME}/resign", "post"), (f"{GAME}/presence", "post")]
 # Authorization as the header a link passes on: OpenAPI tells tools to ignore a header
 # parameter of this name (the security scheme describes it), but a link can only name the
 # request's header (`$request.header.Authorization`) where the operation declares it.

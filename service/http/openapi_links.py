@@ -107,11 +107,19 @@ def move_links(linker: Linker) -> None:
                                     " it", same_seat),
         "RematchAfter": linker.link(f"{REF_GAME}/rematch", "post", "the next game, once this"
                                     " one is over", same_seat),
+        "ResignAfter": linker.link(f"{REF_GAME}/resign", "post", "the seat resigns",
+                                   same_seat),
+        "AtTheTable": linker.link(f"{REF_GAME}/presence", "post", "the seat says it is at"
+                                  " the table; who is there", same_seat, {"here": True}),
         "ReplayAfter": linker.link(f"{REF_GAME}/replay", "get", "every version with every"
                                    " card, once the game is over", same_game),
         "ReviewAfter": linker.link(f"{REF_GAME}/reviews", "post", "a review of the seat,"
                                    " once the game is over", same_game,
                                    {"seat": "$response.body#/you"})})
+    linker.add(f"{REF_GAME}/rematch", "post", "202", {
+        "DeclineRematch": linker.link(f"{REF_GAME}/rematch/decline", "post", "the offer"
+                                      " withdrawn (the offering seat declines it)",
+                                      same_seat)})
     linker.add(f"{REF_GAME}/rematch", "post", "201", {
         "LegalMovesInRematch": linker.link(f"{REF_GAME}/legal-moves", "get", "the seat's"
                                            " moves in the next game (its token carries"

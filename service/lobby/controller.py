@@ -1,4 +1,5 @@
-"""Seats of a game: join an open seat, leave a waiting game, ask for a rematch."""
+"""Seats of a game: join an open seat, leave a waiting game, resign, offer and answer a
+rematch, say who is at the table."""
 
 from litestar import Controller, Request, Response, post
 from litestar.openapi.datastructures import ResponseSpec
@@ -10,6 +11,10 @@ from service.games.requests import JoinRequest
 from service.games.robots import Robots
 from service.games.sessions import Session, Sessions
 from service.http.openapi import problems
+from service.lobby.bodies import PresenceRequest, RematchOffered, TablePresence
+from service.lobby.presence import Presence
+from service.lobby.rematches import Rematches
+from service.lobby.resignations import Resignations
 from service.lobby.seats import Lobby
 
 
@@ -37,13 +42,57 @@ class LobbyController(Controller):
     @post("/{game_id:str}/rematch", status_code=201,
           responses={**problems(401, 404, 409, 503), 200: ResponseSpec(
               Created, generate_examples=False,
-              description="A seat already asked: the same next game")},
-          summary="The next game with the same seats and names, the first player rotated")
-    async def rematch(self, game_id: str, request: Request, lobby: Lobby,
-                      robots: Robots) -> Response[Created]:
-        created, session = await lobby.rematch(checked_game_id(game_id), seat_token(request))
-        robots.resume_if_stalled(session)
-        return Response(_created(session), status_code=201 if created else 200)
+              description="The next game was made already: the same next game"),
+              202: ResponseSpec(RematchOffered, generate_examples=False,
+                                description="Offered (or accepted): other seats must still"
+                                            " answer")},
+          description="Offers a rematch, or accepts the one offered. The next game (same"
+                      " seats, names and tokens, the first player rotated) is made once"
+                      " every person's seat wants it: 201 with it; 202 while others must"
+                      " still answer (they see `rematch_offer` in the game).",
+          summary="Offer or accept a rematch; the next game once every person wants it")
+    async def rematch(self, game_id: str, request: Request, rematches: Rematches,
+                      robots: Robots) -> Response[Created | RematchOffered]:
+        answer = await rematches.want(checked_game_id(game_id), seat_token(request))
+        if answer.outcome == "offered":
+            session = answer.session
+            return Response(RematchOffered(id=session.game_id, version=session.record.version,
+                                           rematch_offer=session.meta.rematch_offer),
+                            status_code=202)
+        robots.resume_if_stalled(answer.session)
+        return Response(_created(answer.session),
+                        status_code=201 if answer.outcome == "made" else 200)
+
+    @post("/{game_id:str}/rematch/decline", status_code=200,
+          responses=problems(401, 404, 409, 503),
+          summary="Decline the rematch offered (or withdraw one's own offer)")
+    async def decline_rematch(self, game_id: str, request: Request,
+                              rematches: Rematches) -> RematchOffered:
+        session = await rematches.decline(checked_game_id(game_id), seat_token(request))
+        return RematchOffered(id=session.game_id, version=session.record.version,
+                              rematch_offer=session.meta.rematch_offer)
+
+    @post("/{game_id:str}/resign", status_code=200, responses=problems(401, 404, 409, 503),
+          description="The seat ranks last. With no other person left playing the game ends"
+                      " at once; otherwise the AI plays the seat on (docs/rules.md,"
+                      " \"Resigning\"). Resigning again changes nothing.",
+          summary="Resign the game for the token's seat")
+    async def resign(self, game_id: str, request: Request, resignations: Resignations,
+                     sessions: Sessions, robots: Robots) -> bodies.GameBody:
+        seat, session = await resignations.resign(checked_game_id(game_id),
+                                                  seat_token(request))
+        if session.meta.has_robots():
+            await robots.play_turns(game_id)  # the AI plays the resigned seat on
+        return bodies.game_body(sessions.view(session, seat))
+
+    @post("/{game_id:str}/presence", status_code=200,
+          responses=problems(400, 401, 404, 413, 503),
+          description="A page at the table beats every 10 s or so; a seat or spectator"
+                      " that has not beaten for 25 s has left. Not a version of the game.",
+          summary="Say the caller is at the table (or left it); who is there now")
+    async def presence(self, game_id: str, data: PresenceRequest, request: Request,
+                       presence: Presence) -> TablePresence:
+        return await presence.beat(checked_game_id(game_id), seat_token(request), data)
 
 
 def _created(session: Session) -> Created:

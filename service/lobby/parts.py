@@ -1,4 +1,5 @@
-"""The lobby's parts: seats and waiting lists, and the turn clocks, on the game sessions
+"""The lobby's parts: seats and waiting lists, rematches, resignations, presence, and the
+turn clocks, on the game sessions
 and the seats the server plays."""
 
 from dataclasses import dataclass
@@ -8,6 +9,9 @@ from service.games.sessions import Sessions
 from service.lobby.clocks import Clocks
 from service.lobby.controller import LobbyController
 from service.lobby.deadlines import Deadlines
+from service.lobby.presence import Presence
+from service.lobby.rematches import Rematches
+from service.lobby.resignations import Resignations
 from service.lobby.seats import Lobby
 from service.parts import Part, Provided
 from service.store import Store
@@ -17,14 +21,21 @@ from service.store import Store
 class LobbyParts:
     lobby: Lobby
     clocks: Clocks
+    rematches: Rematches
+    resignations: Resignations
+    presence: Presence
 
     @staticmethod
     def build(sessions: Sessions, robots: Robots, store: Store,
               deadlines: Deadlines) -> "LobbyParts":
-        return LobbyParts(Lobby(sessions, store), Clocks(sessions, robots, deadlines))
+        return LobbyParts(Lobby(sessions, store), Clocks(sessions, robots, deadlines),
+                          Rematches(sessions), Resignations(sessions), Presence(sessions, store))
 
     def part(self) -> Part:
         return Part(routes=[LobbyController],
                     provides={"lobby": Provided(self.lobby, after="sessions"),
-                              "clocks": Provided(self.clocks, after="sessions")},
+                              "clocks": Provided(self.clocks, after="sessions"),
+                              "rematches": Provided(self.rematches, after="sessions"),
+                              "resignations": Provided(self.resignations, after="sessions"),
+                              "presence": Provided(self.presence, after="sessions")},
                     start=[self.clocks.start], stop=[self.clocks.stop])

@@ -1,4 +1,4 @@
-"""Open seats, the waiting list, joins, leaves and rematches: strangers meeting at a table.
+"""Open seats, the waiting list, joins and leaves: strangers meeting at a table.
 
 A join or a leave is a change of the game like a move: a compare-and-set on its version,
 so of concurrent joins for one seat exactly one wins. The waiting list is one sorted set
@@ -8,7 +8,6 @@ prune what they find full or expired, so the list heals itself.
 """
 
 import re
-import time
 from typing import Any, Protocol
 
 import msgspec
@@ -16,7 +15,7 @@ import msgspec
 import core
 from service.games.meta import Meta
 from service.games.requests import JoinRequest
-from service.games.sessions import GameNotOver, Next, Session, Sessions, Unauthorized, new_token
+from service.games.sessions import Next, Session, Sessions, Unauthorized, new_token
 from service.http.errors import ApiError
 from service.http.framework_errors import InvalidRequest
 from service.store import GameRecords, Indexes, keys
@@ -182,45 +181,6 @@ class Lobby:
             else:
                 alive.append((score, game_id, meta))
         return alive
-
-    # -- rematch ------------------------------------------------------------------------
-
-    async def rematch(self, game_id: str, token: str | None) -> tuple[bool, Session]:
-        """The next game with the same seats (tokens carry over), the first player
-        rotated; (False, it) if a seat already asked for it."""
-        made: dict[str, Session] = {}
-
-        async def ask(session: Session) -> Next | None:
-            seat = self.sessions.seat_of(session, token)
-            if seat is None:
-                raise Unauthorized("a rematch needs a seat's token: Authorization: Bearer <token>")
-            if session.meta.rematch is not None:
-                return None  # another seat asked first: the same next game
-            if session.status != "over":
-                raise GameNotOver("a rematch starts once the game is over")
-            # A game made for a try that another seat's rematch beat stays unreachable
-            # and expires when idle.
-            new_id, made[new_id] = await self._next_game(session)
-            asked = msgspec.structs.replace(session.meta, rematch=new_id)
-            return Next(self.sessions.next_version(session, session.state, None, asked),
-                        {"seat": seat, "kind": "rematch", "next_game": new_id})
-
-        finished, asked = await self.sessions.change(game_id, ask)
-        if asked is None:
-            return False, await self.sessions.load(finished.meta.rematch)
-        return True, made[asked.entry["next_game"]]
-
-    async def _next_game(self, finished: Session) -> tuple[str, Session]:
-        meta = finished.meta
-        first = (finished.state.view(None)["first_player"] + 1) % meta.players
-        options = {**(meta.options or {}), "first_player": first}
-        state = self.sessions.new_state(meta.game, meta.players, None, options, meta.clock,
-                                        meta.ai)
-        following = msgspec.structs.replace(
-            meta, seeded=False, created=time.time(), listed=False, options=options,
-            deadlines=None, forfeited=[], rematch=None)
-        return await self.sessions.create_from(
-            following.with_deadlines(state.to_move, None), state)
 
 
 def _with(values: list, index: int, value: object) -> list:

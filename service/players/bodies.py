@@ -73,12 +73,36 @@ class PlayerBody(msgspec.Struct, kw_only=True):
     ratings: list[Rating]
 
 
+class Opponent(msgspec.Struct, kw_only=True):
+    """Another seat of the game bound to a player (a person, a bot or an AI level); a
+    guest who played unbound has none and is not listed."""
+    seat: int
+    player: str
+    name: str
+    kind: Literal["human", "bot", "ai"]
+    rank: int
+
+
+class RatingChange(msgspec.Struct, kw_only=True):
+    """The player's rating in the game's pool before and after this rated game; `change`
+    is the conservative value's (mu - 3 sigma)."""
+    mu_before: float
+    sigma_before: float
+    mu: float
+    sigma: float
+    change: float
+
+
 class PlayerGame(msgspec.Struct, kw_only=True):
     id: str                      # the game's id: GET /v1/games/{id}, .../replay
     game: GameName
     seat: int
     rank: int
     ended_at: str
+    players: int                 # the table's size
+    reason: Literal["finished", "forfeit", "resigned"]
+    opponents: list[Opponent]
+    rating: RatingChange | None  # null: the game was not rated
 
 
 class PlayerGames(msgspec.Struct, kw_only=True):

@@ -16,6 +16,7 @@ from service.players.bodies import (
     Leaderboard,
     LeaderboardLine,
     NewPlayer,
+    Opponent,
     PlayerBody,
     PlayerCreated,
     PlayerGame,
@@ -25,6 +26,7 @@ from service.players.bodies import (
     PoolInfo,
     Pools,
     Rating,
+    RatingChange,
     RatingPoint,
 )
 from service.players.ratings import PROVISIONAL_GAMES
@@ -114,9 +116,7 @@ class PlayersController(Controller):
         page = rows[:limit]
         return PlayerGames(
             player=player_id,
-            games=[PlayerGame(id=row["game_id"], game=row["game"], seat=row["seat"],
-                              rank=row["rank"], ended_at=iso_ms(row["ended_ms"]) or "")
-                   for row in page],
+            games=[_played(row) for row in page],
             next_cursor=f"{page[-1]['ended_ms']}~{page[-1]['game_id']}"
             if len(rows) > limit else None)
 
@@ -131,6 +131,23 @@ class PlayersController(Controller):
         return PlayerBody(id=player.id, name=player.name, kind=player.kind,  # type: ignore[arg-type]
                           created_at=iso_ms(player.created_ms) or "",
                           last_seen=iso_ms(player.last_seen_ms), ratings=ratings)
+
+
+def _played(row: dict[str, Any]) -> PlayerGame:
+    """One of a player's games with its table, opponents and rating change."""
+    change = row["change"]
+    rating = None
+    if change is not None:
+        (mu_before, sigma_before), after = change
+        rating = RatingChange(mu_before=mu_before, sigma_before=sigma_before, mu=after.mu,
+                              sigma=after.sigma, change=(after.mu - 3 * after.sigma)
+                              - (mu_before - 3 * sigma_before))
+    return PlayerGame(
+        id=row["game_id"], game=row["game"], seat=row["seat"], rank=row["rank"],
+        ended_at=iso_ms(row["ended_ms"]) or "", players=row["players"],
+        reason=row["reason"], rating=rating,
+        opponents=[Opponent(seat=o["seat"], player=o["player_id"], name=o["name"],
+                            kind=o["kind"], rank=o["rank"]) for o in row["opponents"]])
 
 
 def _rating(player: Player, standing: dict[str, Any], history: list[dict[str, Any]]) -> Rating:

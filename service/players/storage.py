@@ -21,7 +21,15 @@ from service.players import ratings
 from service.players.standings import bucket, fresh, recount
 from service.players.standings import lock as standings_lock
 from service.sql.database import Database, insert
-from service.sql.schema import game_players, players, rank_counts, standings, webhooks
+from service.sql.schema import (
+    game_players,
+    games,
+    players,
+    rank_counts,
+    rating_changes,
+    standings,
+    webhooks,
+)
 
 KEY_PREFIX = "crab_pk_"   # so a key is told from a seat token at a glance (and by scanners)
 LEVELS = (1, 2, 3, 4, 5)
@@ -153,7 +161,8 @@ class Players:
 
     async def games(self, player_id: str, before: tuple[int, str] | None,
                     limit: int) -> list[dict[str, Any]]:
-        """The player's archived games, the latest first: game id, game, seat, rank, ended."""
+        """The player's archived games, the latest first: game id, game, seat, rank, ended,
+        and each game's table (_with_tables)."""
         async def run(conn: AsyncConnection) -> Any:
             query = select(game_players).where(game_players.c.player_id == player_id)
             if before is not None:
@@ -162,7 +171,9 @@ class Players:
                     game_players.c.ended_ms == ended_ms, game_players.c.game_id < game_id)))
             rows = await conn.execute(query.order_by(
                 game_players.c.ended_ms.desc(), game_players.c.game_id.desc()).limit(limit))
-            return [dict(row) for row in rows.mappings()]
+            found = [dict(row) for row in rows.mappings()]
+            await _with_tables(conn, player_id, found)
+            return found
 
         return await self.database.run(run)
 
@@ -201,6 +212,49 @@ def _rank_of_row() -> Any:
         tuple_(other.c.conservative, other.c.player_id)
         > tuple_(standings.c.conservative, standings.c.player_id)).scalar_subquery()
     return case((standings.c.ranked == True, 1 + higher + beside), else_=None)  # noqa: E712
+
+
+async def _with_tables(conn: AsyncConnection, player_id: str,
+                       found: list[dict[str, Any]]) -> None:
+    """Adds to each of the player's games its table size and how it ended (`players`,
+    `reason`), the other bound seats with their names and ranks (`opponents`), and the
+    rating the game left the player with beside the one before (`change`: (mu, sigma)
+    before and after; None when the game was not rated): a few indexed reads a page."""
+    ids = [row["game_id"] for row in found]
+    if not ids:
+        return
+    tables = {row.id: row for row in await conn.execute(
+        select(games.c.id, games.c.players, games.c.reason).where(games.c.id.in_(ids)))}
+    seated = await conn.execute(
+        select(game_players.c.game_id, game_players.c.seat, game_players.c.player_id,
+               game_players.c.rank, players.c.name, players.c.kind)
+        .join(players, players.c.id == game_players.c.player_id)
+        .where(game_players.c.game_id.in_(ids), game_players.c.player_id != player_id)
+        .order_by(game_players.c.game_id, game_players.c.seat))
+    others: dict[str, list[dict[str, Any]]] = {}
+    for row in seated.mappings():
+        others.setdefault(row["game_id"], []).append(dict(row))
+    changes = {row.game_id: row for row in await conn.execute(
+        select(rating_changes).where(rating_changes.c.player_id == player_id,
+                                     rating_changes.c.game_id.in_(ids)))}
+    for row in found:
+        table = tables.get(row["game_id"])
+        row["players"] = table.players if table else None
+        row["reason"] = table.reason if table else None
+        row["opponents"] = others.get(row["game_id"], [])
+        change = changes.get(row["game_id"])
+        row["change"] = None if change is None else (await _before(conn, change), change)
+
+
+async def _before(conn: AsyncConnection, change: Any) -> tuple[float, float]:
+    """The player's (mu, sigma) in change's pool before that rated game."""
+    earlier = (await conn.execute(
+        select(rating_changes.c.mu, rating_changes.c.sigma).where(
+            rating_changes.c.player_id == change.player_id,
+            rating_changes.c.pool == change.pool,
+            rating_changes.c.rated_order < change.rated_order)
+        .order_by(rating_changes.c.rated_order.desc()).limit(1))).first()
+    return (earlier.mu, earlier.sigma) if earlier else (ratings.DEFAULT.mu, ratings.DEFAULT.sigma)
 
 
 def _player(row: Any) -> Player:

@@ -17,14 +17,14 @@ versions rebuilt), `gcra` (rate budgets), `memory`, `redis_store` and
 """
 
 from service.store.memory import MemoryStore
-from service.store.protocol import (Bells, Budgets, Documents, GameRecords, Indexes, Listener,
+from service.store.protocol import (Attendance, Bells, Budgets, Documents, GameRecords, Indexes, Listener,
                                     Notices, PlayerEventStreams, Queues, Store,
                                     StoreUnavailable)
 from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
                                    MatchRule, RateBudget)
 from service.store.redis_store import RedisStore
 
-__all__ = ["Allowance", "Bells", "Budgets", "Change", "Commit", "Documents", "FinishedGame",
+__all__ = ["Allowance", "Attendance", "Bells", "Budgets", "Change", "Commit", "Documents", "FinishedGame",
            "GameRecord", "GameRecords", "Indexes", "Listener", "MatchRule", "MemoryStore",
            "Notices", "PlayerEventStreams", "Queues", "RateBudget", "RedisStore", "Store",
            "StoreUnavailable", "open_store"]

@@ -11,6 +11,7 @@ stays in one Redis Cluster slot; each index and rate budget has a tag of its own
 | `game:{id}:records` | list | a game stored before undos existed: each version's packed record up to then |
 | `game:{id}:idempotency` | hash | idempotency key -> the first response |
 | `game:{id}:budget:<name>` | string | a seat's rate budget (GCRA arrival time) |
+| `game:{id}:presence` | sorted set | who is at the table (seats, spectators), by when their presence lapses |
 | `game:{id}:events` | channel | a commit's notice, "<version> <commit time>" |
 | `lobby:{<game>}` | sorted set | listed games with open seats, by creation time |
 | `clock:{0}` .. `clock:{15}` | sorted sets | running turn clocks, "<id> <version>" by deadline |
@@ -68,6 +69,11 @@ def game(game_id: str) -> GameKeys:
 def seat_budget(game_id: str, name: str) -> str:
     """A rate budget kept beside its game (in its slot), spent as the game is read."""
     return f"game:{{{game_id}}}:budget:{name}"
+
+
+def presence(game_id: str) -> str:
+    """Who is at a game's table (service/lobby/presence.py), beside the game."""
+    return f"game:{{{game_id}}}:presence"
 
 
 def channel(game_id: str) -> str:

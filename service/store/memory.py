@@ -252,6 +252,20 @@ class MemoryStore:
         self._docs[key] = (time.monotonic() + ttl, new)
         return True
 
+    async def attendance_mark(self, key: str, member: str | None, until: float, now: float,
+                              ttl: int) -> list[str]:
+        table = self._indexes.setdefault(key, {})  # a key of its own, as in Redis
+        if member is not None:
+            if until > now:
+                table[member] = until
+            else:
+                table.pop(member, None)
+        for lapsed in [found for found, ends in table.items() if ends <= now]:
+            del table[lapsed]
+        if not table:
+            del self._indexes[key]
+        return sorted(table)
+
     def on_commit(self, listener: Listener) -> None:
         self._listener = listener  # every commit is in this process: nothing to watch
 

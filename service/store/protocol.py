@@ -123,6 +123,15 @@ class Documents(Protocol):
         there is none); False if it changed meanwhile."""
 
 
+class Attendance(Protocol):
+    """Who is at a game's table (service/lobby/presence.py): members present until a time,
+    in one key that expires when nobody beats any more."""
+    async def attendance_mark(self, key: str, member: str | None, until: float, now: float,
+                              ttl: int) -> list[str]:
+        """member is present until `until` (gone if that is not after now; None: nobody is
+        marked); the members present at now. The key lives ttl seconds after a mark."""
+
+
 class Budgets(Protocol):
     """Rate budgets shared by every replica."""
     async def spend(self, key: str, period_ms: int, limit: int) -> Allowance:
@@ -147,8 +156,8 @@ class Bells(Protocol):
 
 
 @runtime_checkable
-class Store(GameRecords, Indexes, Queues, PlayerEventStreams, Documents, Budgets, Notices,
-            Bells, Protocol):
+class Store(GameRecords, Indexes, Queues, PlayerEventStreams, Documents, Attendance, Budgets,
+            Notices, Bells, Protocol):
     """Everything above, and the connection's own life."""
     async def ping(self) -> None: ...
     async def close(self) -> None: ...

@@ -49,7 +49,8 @@ CONNECT_SECONDS = 2
 COMMAND_SECONDS = 5
 TIMEOUTS = {"socket_timeout": COMMAND_SECONDS, "socket_connect_timeout": CONNECT_SECONDS}
 SCRIPTS = ("create", "commit", "changes", "seal", "spend", "load_spending", "lease", "release",
-           "match", "queue_cancel", "queue_seated", "queue_stuck", "player_events_push", "doc_swap")
+           "match", "queue_cancel", "queue_seated", "queue_stuck", "player_events_push", "doc_swap",
+           "attendance")
 # A blocked read of a player's events returns well before a command's deadline (COMMAND_SECONDS).
 MAX_EVENTS_WAIT_MS = 3_000
 
@@ -341,6 +342,11 @@ class RedisStore:
     async def doc_swap(self, key: str, old: bytes | None, new: bytes, ttl: int) -> bool:
         return bool(await self._script("doc_swap", [key], [
             old or b"", new, ttl, "1" if old is None else "0"]))
+
+    async def attendance_mark(self, key: str, member: str | None, until: float, now: float,
+                              ttl: int) -> list[str]:
+        present = await self._script("attendance", [key], [member or "", until, now, ttl])
+        return sorted(found.decode() for found in present)
 
     async def release(self, game_ids: list[str], ttl: int) -> None:
         release = self._scripts["release"]

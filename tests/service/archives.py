@@ -28,9 +28,15 @@ def drained(base_url: str, seconds: float = 30.0) -> dict:
 def expected_result(state: core.GameState, document: dict) -> dict:
     """The result the core gives the replayed state, as the archive writes it."""
     forfeited = document["result"].get("forfeited") or []
-    result = state.forfeit_result(forfeited) if forfeited else state.result()
+    resigned = document["result"].get("resigned") or []
+    if forfeited:
+        result, reason = state.forfeit_result(sorted({*forfeited, *resigned})), "forfeit"
+    elif resigned:  # resigned seats rank last, whether or not the game was played out
+        result, reason = state.forfeit_result(resigned), "resigned"
+    else:
+        result, reason = state.result(), "finished"
     assert result is not None, f"{document['id']} replays to a game that is not over"
-    return {**result, "reason": "forfeit" if forfeited else "finished", "forfeited": forfeited}
+    return {**result, "reason": reason, "forfeited": forfeited, "resigned": resigned}
 
 
 async def _replay_all(url: str) -> int:

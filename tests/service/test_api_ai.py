@@ -95,7 +95,8 @@ def test_suggestions_are_off_in_a_game_between_people_and_its_rematch(client):
     assert client.get(path).json() == before
     play_to_end(client, {"id": game["id"], "seats": [{"seat": 0, "token": host},
                                                      {"seat": 1, "token": guest}]}, seed=2)
-    rematch = client.post(f"{path}/rematch", headers=auth(host)).json()["id"]
+    client.post(f"{path}/rematch", headers=auth(host))  # offered: the guest accepts it
+    rematch = client.post(f"{path}/rematch", headers=auth(guest)).json()["id"]
     assert client.get(f"/v1/games/{rematch}").json()["hints"] is False
     against_ai = create(client, "crabe-vs-poulpe", 2, seats=[{"type": "human"}, {"type": "ai", "level": 1}])
     assert client.get(f"/v1/games/{against_ai['id']}").json()["hints"] is True

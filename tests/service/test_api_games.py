@@ -24,7 +24,8 @@ def test_a_whole_game_played_over_http_ends_as_core_computes(client, game, playe
     final = client.get(f"/v1/games/{created['id']}").json()
     state = replay_in_core(game, players, seed, moves)
     assert final["status"] == "over" and final["to_move"] == []
-    assert final["result"] == {**state.result(), "reason": "finished", "forfeited": []}
+    assert final["result"] == {**state.result(), "reason": "finished", "forfeited": [],
+                               "resigned": []}
     assert final["version"] == len(moves)
     assert final["view"] == state.view(None)
 
@@ -45,7 +46,7 @@ def test_a_view_has_the_documented_fields(client):
     seat_view = client.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).json()
     assert set(seat_view) == {"id", "game", "version", "status", "seeded", "rated", "to_move",
                               "you", "legal_moves", "result", "view", "seats", "clock",
-                              "rematch", "hints"}
+                              "rematch", "rematch_offer", "hints"}
     assert seat_view["status"] == "active" and seat_view["result"] is None
     assert seat_view["legal_moves"] == client.get(
         f"/v1/games/{game_id}/legal-moves", headers=auth(tokens[0])).json()["legal_moves"]

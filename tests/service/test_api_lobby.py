@@ -170,9 +170,11 @@ def test_a_rematch_keeps_seats_names_and_tokens_and_rotates_the_first_player(cli
     assert_problem(client.post(f"{path}/rematch", headers=auth(tokens[0])), 409, "game-not-over")
     first_before = client.get(path).json()["view"]["first_player"]
     play_to_end(client, game, seed=random.randrange(1000))
-    asked = client.post(f"{path}/rematch", headers=auth(tokens[1]))
+    offered = client.post(f"{path}/rematch", headers=auth(tokens[1]))
+    assert offered.status_code == 202  # the other person must accept it too
+    asked = client.post(f"{path}/rematch", headers=auth(tokens[0]))
     assert asked.status_code == 201
-    again = client.post(f"{path}/rematch", headers=auth(tokens[0]))
+    again = client.post(f"{path}/rematch", headers=auth(tokens[1]))
     assert again.status_code == 200 and again.json()["id"] == asked.json()["id"]
     new_path = f"/v1/games/{asked.json()['id']}"
     for seat, token in tokens.items():

@@ -47,7 +47,8 @@ def test_a_whole_game_over_http_on_the_cluster_ends_as_core_computes(replicas):
         final = a.get(f"/v1/games/{created['id']}").json()
     state = replay_in_core("crabe-vs-poulpe", 2, 11, moves)
     assert final["status"] == "over" and final["version"] == len(moves)
-    assert final["result"] == {**state.result(), "reason": "finished", "forfeited": []}
+    assert final["result"] == {**state.result(), "reason": "finished", "forfeited": [],
+                               "resigned": []}
     assert final["view"] == state.view(None)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import msgspec
 import pytest
 import redis
+import redis.asyncio
 
 import core
 from service.store import (
@@ -689,3 +690,23 @@ def test_a_game_id_in_use_is_not_created_again(kind):
         second = await store.create("g-once", GameRecord(0, b"another", META))
         return first, second, await store.load("g-once")
     assert run(kind, scenario) == (True, False, RECORD)
+
+
+def test_a_table_counts_those_whose_presence_has_not_lapsed_and_its_key_expires(kind):
+    async def scenario(store):
+        key, now = keys.presence(f"g-presence-{random.random()}"), time.time()
+        seen = [await store.attendance_mark(key, "seat:0", now + 25, now, 60),
+                await store.attendance_mark(key, "viewer:a1b2c3d4", now + 5, now, 60),
+                await store.attendance_mark(key, None, 0, now + 10, 60),  # the viewer lapsed
+                await store.attendance_mark(key, "seat:0", now, now + 10, 60)]  # left
+        ttl = None
+        if kind.url is not None:  # Redis forgets the table a while after its last beat
+            client = redis.asyncio.Redis.from_url(kind.url) if kind.name != "cluster" else \
+                redis.asyncio.RedisCluster.from_url(kind.url)
+            await store.attendance_mark(key, "seat:1", now + 25, now, 60)
+            ttl = await client.ttl(key)
+            await client.aclose()
+        return seen, ttl
+    seen, ttl = run(kind, scenario)
+    assert seen == [["seat:0"], ["seat:0", "viewer:a1b2c3d4"], ["seat:0"], []]
+    assert ttl is None or 0 < ttl <= 60

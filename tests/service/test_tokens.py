@@ -48,7 +48,10 @@ def test_a_seats_token_opens_nothing_in_another_game(api, client):
                      client.post(f"{path}/suggest", json={"iterations": 5},
                                  headers=auth(token)),
                      client.post(f"{path}/leave", headers=auth(token)),
-                     client.post(f"{path}/rematch", headers=auth(token))):
+                     client.post(f"{path}/rematch", headers=auth(token)),
+                     client.post(f"{path}/rematch/decline", headers=auth(token)),
+                     client.post(f"{path}/resign", headers=auth(token)),
+                     client.post(f"{path}/presence", json={}, headers=auth(token))):
         assert response.status_code == 401, response.text
         assert token not in response.text
     body = client.get(f"/v1/games/{mine['id']}", headers=auth(token)).text

@@ -171,11 +171,11 @@ def test_two_friends_joined_by_a_link_each_see_only_their_own_hand(web, browser,
     for page in seats.values():
         page.wait_for_selector(".end .ranking")
         assert page.errors == []
-    host.locator("[data-key=rematch]").click()  # the same seats again, each keeping its token
-    host.wait_for_function(f"() => !location.hash.includes('{game_id}')")
-    rematch = game_id_of(host)
-    guest.locator("[data-key=rematch]", has_text="Go to the rematch").click()
-    guest.wait_for_function(f"() => location.hash.endsWith('{rematch}')")
+    host.locator("[data-key=rematch]").click()  # offered: the guest must accept it
+    guest.locator("[data-key=rematch]", has_text="Accept the rematch").click()
+    guest.wait_for_function(f"() => !location.hash.includes('{game_id}')")
+    rematch = game_id_of(guest)  # the same seats again, each keeping its token
+    host.wait_for_function(f"() => location.hash.endsWith('{rematch}')")
     for page in seats.values():
         page.wait_for_selector(".table[data-status=active]")
         assert len(shown_hand(page)) == 5

@@ -5,6 +5,7 @@ French; axe-clean at a desktop's and a phone's width. And the end screen's other
 the replay, the player's profile, the game's archived record."""
 
 import json
+import math
 
 import httpx
 import pytest
@@ -84,6 +85,22 @@ def test_a_game_finished_in_the_browser_is_reviewed_from_its_end_screen(web, bro
     if worst:  # the screenshots show a decision marked as one of the worst
         page.locator(f"[data-key=decision-{worst[0]}]").click()
         assert page.locator(".review-detail .worst-mark").count() == 1
+
+    # The curve: a point per decision at the judge's chance of winning; a click opens it.
+    decisions = expected["decisions"]
+    assert page.locator(".win-curve a.point").count() == len(decisions)
+    page.locator(".win-curve [data-key=point-1]").click()
+    assert page.evaluate(SHOWN)["current"] == decisions[1]["version"]
+    figures = page.locator(".review-figures")
+    assert figures.locator("[data-key=blunders]").inner_text() == str(sum(
+        d["loss"] is not None and d["loss"] * 100 >= 15 for d in decisions))
+    assert figures.locator("[data-key=mistakes]").inner_text() == str(sum(
+        d["loss"] is not None and 10 <= d["loss"] * 100 < 15 for d in decisions))
+    known = [d["loss"] for d in decisions if d["loss"] is not None]
+    expected_accuracy = sum(min(100, max(0, 103.1668 * math.exp(-0.04354 * max(0, loss * 100))
+                                         - 3.1669)) for loss in known) / len(known)
+    assert figures.locator("[data-key=accuracy]").inner_text().replace("\u202f", " ") in (
+        f"{round(expected_accuracy)}%", f"{round(expected_accuracy)} %")
 
     for width in (1280, 390):
         page.set_viewport_size({"width": width, "height": 900 if width > 400 else 844})

@@ -41,7 +41,7 @@ class ExportedGameBase(msgspec.Struct, Generic[EntryT, ResultT], kw_only=True):
     rated: bool                  # its result updated the players' ratings
     created_at: str              # ISO 8601, UTC
     ended_at: str
-    reason: Literal["finished", "forfeit"]
+    reason: Literal["finished", "forfeit", "resigned"]
     result: ResultT
     seats: list[ArchivedSeat]
     version: int                 # the number of logged changes

@@ -6,7 +6,7 @@ from typing import Any, Generic, Literal, TypeVar
 import msgspec
 
 import core
-from service.games.meta import Clock
+from service.games.meta import Clock, RematchOffer
 from service.webhooks.bodies import WebhookFailure
 
 ViewT = TypeVar("ViewT")
@@ -30,6 +30,7 @@ class SeatInfo(msgspec.Struct, kw_only=True):
     name: str | None
     player: str | None           # the player's id (GET /v1/players/{id}); ai-<level> for a level
     deadline: float | None
+    resigned: bool               # its player resigned: it ranks last (the AI plays it on)
 
 
 class GameBodyBase(msgspec.Struct, Generic[ViewT, MoveT, ResultT], kw_only=True):
@@ -46,7 +47,8 @@ class GameBodyBase(msgspec.Struct, Generic[ViewT, MoveT, ResultT], kw_only=True)
     view: ViewT
     seats: list[SeatInfo]
     clock: Clock | None
-    rematch: str | None          # the next game's id, once a seat asked for a rematch
+    rematch: str | None          # the next game's id, once every person's seat wants it
+    rematch_offer: RematchOffer | None  # the seats' answers to a rematch offered, until then
     hints: bool                  # POST .../suggest answers (false between people, rated, arena)
 
 
@@ -87,8 +89,28 @@ class ForfeitEntry(EntryBase, tag_field="kind", tag="forfeit"):
 
 
 class RematchEntry(EntryBase, tag_field="kind", tag="rematch"):
-    """The seat asked for a rematch: next_game is the new game (every token carries over)."""
+    """The last person's seat to want the rematch took it: next_game is the new game
+    (every token carries over)."""
     next_game: str
+
+
+class RematchOfferEntry(EntryBase, tag_field="kind", tag="rematch-offer"):
+    """The seat offered a rematch, or accepted the offer, and others must still answer."""
+
+
+class RematchDeclineEntry(EntryBase, tag_field="kind", tag="rematch-decline"):
+    """The seat declined the rematch offered (or withdrew its own offer): it is closed."""
+
+
+class ResignEntry(EntryBase, tag_field="kind", tag="resign"):
+    """The seat's player resigned: it ranks last; ended says whether that ended the game
+    (one seat left playing, or no person among them), else the AI plays the seat on."""
+    ended: bool
+
+
+# The entries every game's log may hold beside its moves.
+SeatEntry = (JoinEntry | LeaveEntry | ForfeitEntry | RematchEntry | RematchOfferEntry
+             | RematchDeclineEntry | ResignEntry)
 
 
 class HistoryBase(msgspec.Struct, Generic[EntryT], kw_only=True):

@@ -15,16 +15,13 @@ from service.games.bodies.archived import (
 from service.games.bodies.common import (
     DeltaEventBase,
     EventBase,
-    ForfeitEntry,
     GameBodies,
     GameBodyBase,
     HistoryBase,
-    JoinEntry,
-    LeaveEntry,
     LegalMovesBase,
     MoveEntryBase,
     MoveStatBase,
-    RematchEntry,
+    SeatEntry,
     SuggestionBase,
     WebhookFailure,
 )
@@ -120,8 +117,11 @@ class CupCrabResult(msgspec.Struct, kw_only=True):
     cups: list[int]
     winners: list[int]
     ranking: list[CupCrabRank]
-    reason: Literal["finished", "forfeit"]  # forfeit: a turn clock ended the game
+    # forfeit: a turn clock ended the game; resigned: a resignation ended it, or a seat
+    # resigned before the end (docs/rules.md, "Resigning")
+    reason: Literal["finished", "forfeit", "resigned"]
     forfeited: list[int]                     # the seats that let their clock run out
+    resigned: list[int]                      # the seats whose player resigned, ranked last
 
 
 class CupCrabGame(GameBodyBase[CupCrabView, CupCrabMove, CupCrabResult],
@@ -144,8 +144,7 @@ class CupCrabTimeoutEntry(MoveEntryBase[CupCrabSeenMove], tag_field="kind", tag=
     webhook: WebhookFailure | msgspec.UnsetType = msgspec.UNSET
 
 
-CupCrabEntry: TypeAlias = (CupCrabMoveEntry | CupCrabTimeoutEntry | JoinEntry | LeaveEntry
-                           | ForfeitEntry | RematchEntry)
+CupCrabEntry: TypeAlias = (CupCrabMoveEntry | CupCrabTimeoutEntry | SeatEntry)
 
 
 class CupCrabHistory(HistoryBase[CupCrabEntry], tag_field="game", tag="cup-the-crab"):

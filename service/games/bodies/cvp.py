@@ -15,16 +15,13 @@ from service.games.bodies.archived import (
 from service.games.bodies.common import (
     DeltaEventBase,
     EventBase,
-    ForfeitEntry,
     GameBodies,
     GameBodyBase,
     HistoryBase,
-    JoinEntry,
-    LeaveEntry,
     LegalMovesBase,
     MoveEntryBase,
     MoveStatBase,
-    RematchEntry,
+    SeatEntry,
     SuggestionBase,
     WebhookFailure,
 )
@@ -183,8 +180,11 @@ class CvpResult(msgspec.Struct, kw_only=True):
     cards_left: list[int]
     rounds: int
     ranking: list[CvpRank]
-    reason: Literal["finished", "forfeit"]  # forfeit: a turn clock ended the game
+    # forfeit: a turn clock ended the game; resigned: a resignation ended it, or a seat
+    # resigned before the end (docs/rules.md, "Resigning")
+    reason: Literal["finished", "forfeit", "resigned"]
     forfeited: list[int]                     # the seats that let their clock run out
+    resigned: list[int]                      # the seats whose player resigned, ranked last
 
 
 class CvpGame(GameBodyBase[CvpView, CvpMove, CvpResult], tag_field="game",
@@ -211,8 +211,7 @@ class CvpTimeoutEntry(MoveEntryBase[CvpSeenMove], tag_field="kind", tag="timeout
     webhook: WebhookFailure | msgspec.UnsetType = msgspec.UNSET
 
 
-CvpEntry: TypeAlias = (CvpMoveEntry | CvpTimeoutEntry | JoinEntry | LeaveEntry | ForfeitEntry
-                       | RematchEntry)
+CvpEntry: TypeAlias = (CvpMoveEntry | CvpTimeoutEntry | SeatEntry)
 
 
 class CvpHistory(HistoryBase[CvpEntry], tag_field="game", tag="crabe-vs-poulpe"):

@@ -51,6 +51,10 @@ export const api = {
     request("POST", `${game(id)}/join`, { body: { name: name || undefined, seat, player: player || undefined } }),
   leave: (id, token) => request("POST", `${game(id)}/leave`, { token }),
   rematch: (id, token) => request("POST", `${game(id)}/rematch`, { token }),
+  declineRematch: (id, token) => request("POST", `${game(id)}/rematch/decline`, { token }),
+  resign: (id, token) => request("POST", `${game(id)}/resign`, { token }),
+  presence: (id, token, here, viewer) =>
+    request("POST", `${game(id)}/presence`, { token, body: { here, viewer: token ? undefined : viewer } }),
   waiting: () => request("GET", "/v1/games?status=waiting&limit=20"),
   events: (id, token, after, signal, alive) => events(`${game(id)}/events`, token, after, signal, alive),
   // Players, ratings and the matchmaking queue (docs/players.md): `key` is the player's key.

@@ -6,12 +6,14 @@ import { ordinal, plural, t } from "./i18n.js";
 import { logPanel, names } from "./log.js";
 import { currentPlayer } from "./player.js";
 import { ratingResult } from "./rated-result.js";
+import { rematchPanel, resignedNote } from "./after-game.js";
 
 export function endScreen(ctx) {
   const { body, game } = ctx;
   const result = body.result;
   const mine = result.ranking.find((r) => r.seat === ctx.you);
   const headline = result.winners.length === 0 ? t("Nobody wins: every seat ran out of time.")
+    : result.resigned?.includes(ctx.you) ? t("You resigned")
     : ctx.you === null ? t("Game over")
     : mine.rank === 1 ? t(result.winners.length > 1 ? "A shared victory!" : "You win!")
     : result.ranking.length === 2 ? t("You lost")  // a duel has no second place to be proud of
@@ -25,6 +27,7 @@ export function endScreen(ctx) {
   return h("section.end", { "aria-label": t("Result") }, h("div.result", {},
     h("h2.headline", {}, headline),
     forfeit,
+    resignedNote(ctx),
     ratingResult(ctx),
     h("table.ranking", {},
       h("thead", {}, h("tr", {}, h("th", {}, t("Rank")), h("th", {}, t("Player")), columns.map((c) => h("th", {}, c)))),
@@ -35,10 +38,8 @@ export function endScreen(ctx) {
       h("a.button.primary", { href: "#/", "data-key": "new-game" }, t("New game")),
       h("a.button.ghost", { href: `#/replay/${encodeURIComponent(ctx.id)}`, "data-key": "replay" }, t("Replay")),
       h("a.button.ghost", { href: `#/review/${encodeURIComponent(ctx.id)}/${ctx.you ?? 0}`, "data-key": "review" },
-        t(ctx.you === null ? "Review" : "Review my decisions")),
-      ctx.you !== null
-        ? h("button.ghost", { type: "button", "data-key": "rematch", onclick: ctx.rematch }, t(body.rematch ? "Go to the rematch" : "Rematch"))
-        : null),
+        t(ctx.you === null ? "Review" : "Review my decisions"))),
+    rematchPanel(ctx),
     h("nav.end-links", { "aria-label": t("More about this game") },
       profileLinked(ctx) ? null : h("a", { href: "#/profile", "data-key": "profile" }, t("Your profile")),
       h("a", { href: exportUrl(ctx.id), download: `${ctx.id}.ndjson`, "data-key": "export", type: "application/x-ndjson" }, t("Export this game (JSON)")))),

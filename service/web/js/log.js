@@ -28,6 +28,9 @@ function sentence(ctx, entry, tell) {
     case "timeout": return t("{what} (out of time: the AI played)", { what: tell(entry) });
     case "forfeit": return t("{who} ran out of time: forfeit", { who: names(ctx, entry.forfeited) });
     case "rematch": return t("A rematch was set up");
+    case "rematch-offer": return say(ctx, entry.seat, "{who} offered a rematch");
+    case "rematch-decline": return say(ctx, entry.seat, "{who} declined the rematch");
+    case "resign": return say(ctx, entry.seat, "{who} resigned");
     default: return tell(entry);
   }
 }

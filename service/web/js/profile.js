@@ -1,14 +1,15 @@
 // A player's profile: per rating pool its rating (mu - 3 sigma, with mu and sigma), the
 // provisional mark, games, wins and rank, a chart of its history among the AI levels;
-// then its recent games, each linking to its table. This browser's own profile
+// then its recent games (your-games.js: opponents, place, rating moved), each linking to
+// its table. This browser's own profile
 // (#/profile) also renames its player.
 
 import { api } from "./api.js";
 import { h, patch } from "./dom.js";
 import { ratingChart } from "./chart.js";
-import { gameOf } from "./games.js";
-import { decimal, ordinal, t, when } from "./i18n.js";
+import { decimal, t } from "./i18n.js";
 import { currentPlayer, ensurePlayer, renamePlayer } from "./player.js";
+import { gameLine } from "./your-games.js";
 import { NEWCOMER, levelRatings, placeAmongLevels, playerLabel, poolTitle, provisionalMark, rankText, rating } from "./pools.js";
 import { logoLink } from "./screens.js";
 
@@ -71,9 +72,7 @@ export function openProfile(root, { id } = {}) {
 
   function recent() {
     return h("section.recent", { "aria-label": t("Recent games") }, h("h2", {}, t("Recent games")),
-      state.games.length ? h("ul.game-list", {}, state.games.map((g) => h("li", {},
-        h("a", { href: `#/g/${g.id}`, "data-game": g.id }, gameOf(g.game)?.title || g.game),
-        ` · ${g.rank === 1 ? t("won") : t("finished {rank}", { rank: ordinal(g.rank) })} · ${t("seat {n}", { n: g.seat + 1 })} · ${when(g.ended_at)}`))) : h("p.note", {}, t("No finished game yet.")),
+      state.games.length ? h("ul.game-list.played-list", {}, state.games.map(gameLine)) : h("p.note", {}, t("No finished game yet.")),
       state.cursor ? h("button.ghost", { type: "button", "data-key": "more-games", onclick: more }, t("More games")) : null);
   }
 

@@ -2,7 +2,9 @@
 // server computes it in the background, so the page asks for it, shows its progress, then
 // each decision of the seat: the move played beside the move the AI would have chosen,
 // both estimated chances of winning, the worst few marked, and the position it was
-// decided in (the replay's drawing). Up and Down step through the decisions.
+// decided in (the replay's drawing). Up and Down step through the decisions; above them,
+// the curve of the seat's chance of winning, whose points open a decision, and the
+// mistakes counted with an accuracy (review-curve.js).
 
 import { api } from "./api.js";
 import { alarm, announce } from "./announce.js";
@@ -14,6 +16,7 @@ import { languageSwitch } from "./language.js";
 import { narrate } from "./log.js";
 import { seatOf } from "./saved.js";
 import { seatName } from "./table-view.js";
+import { judged, reviewFigures, winChanceCurve } from "./review-curve.js";
 
 const POLL_MS = 600;
 const RETRY_MS = 2000;  // between asks while the server cannot be reached
@@ -134,6 +137,10 @@ export function openReview(root, { id, seat, at }) {
     }
     const chosen = review.decisions[index];
     return h("div.review-body", {},
+      h("section.review-curve", { "aria-label": t("Chance of winning before each decision") },
+        winChanceCurve(review.decisions, index, select),
+        reviewFigures(review.decisions),
+        h("p.note", {}, t("Inaccuracy from 5 points of winning chance lost against the AI's choice, mistake from 10, blunder from 15; accuracy as lichess computes it from those losses."))),
       h("div.review-summary", {}, h("p", {}, summary()),
         h("p.note", {}, t("Each line: the chance of winning of the move played → of the AI's choice."))),
       h("ol.review-list", { "aria-label": t("Decisions"), onkeydown: onListKey }, review.decisions.map((d, i) =>
@@ -142,7 +149,8 @@ export function openReview(root, { id, seat, at }) {
             "aria-current": i === index ? "true" : null, onclick: () => select(i) },
             h("span.v", {}, `#${d.version}`),
             h("span.rates", {}, `${chance(d.played_win_rate)} → ${chance(d.best_win_rate)}`),
-            d.worst ? h("span.badge.worst-mark", {}, t("worst")) : d.loss === 0 ? h("span.badge.same", {}, t("as the AI")) : null)))),
+            d.worst ? h("span.badge.worst-mark", {}, t("worst")) : d.loss === 0 ? h("span.badge.same", {}, t("as the AI")) : null,
+            kindBadge(d))))),
       detail(ctx, chosen));
   }
 
@@ -223,6 +231,12 @@ export function openReview(root, { id, seat, at }) {
   window.addEventListener("resize", keepInView);  // a column turned into a row, or back
   render();
   return { close() { closed = true; clearTimeout(timer); window.removeEventListener("resize", keepInView); } };
+}
+
+// A decision's kind in the list (an inaccuracy, a mistake or a blunder), if any.
+function kindBadge(decision) {
+  const kind = judged(decision);
+  return kind && kind !== "unknown" ? h("span.badge.kind", { class: kind }, t(kind)) : null;
 }
 
 // A chance of winning as a percentage, as the reader writes it.

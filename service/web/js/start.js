@@ -9,6 +9,7 @@ import { gameOf, games } from "./games.js";
 import { language, plural, t } from "./i18n.js";
 import { languageSwitch } from "./language.js";
 import { playerName, recentGames, remember, setPlayerName } from "./saved.js";
+import { yourGames } from "./your-games.js";
 import { ensurePlayer, humanSeat } from "./player.js";
 import { ratedLink } from "./queue.js";
 
@@ -85,6 +86,7 @@ export function openStart(root) {
           h("button.primary.big", { type: "submit", disabled: busy, "data-key": "create" }, t(busy ? "Dealing…" : "Create game")),
           h("p.error", {}, error))),
       lobby(),
+      finished(),
       recent()));
   }
 
@@ -156,10 +158,11 @@ export function openStart(root) {
       })) : h("p.note", {}, t("No game is waiting. Create one and invite friends!")));
   }
 
+  // The tables this browser opened lately (games in play among them), to go back to.
   function recent() {
     const games = recentGames().slice(0, 6);
     if (!games.length) return null;
-    return h("section.recent", { "aria-label": t("Your games") }, h("h2", {}, t("Your games")),
+    return h("section.recent", { "aria-label": t("Recently opened") }, h("h2", {}, t("Recently opened")),
       h("ul.game-list", {}, games.map((g) => h("li", {}, h("a", { href: `#/g/${g.id}` }, gameOf(g.game)?.title || t("Game")), ` · ${new Date(g.at).toLocaleString(language())}`))));
   }
 
@@ -168,6 +171,7 @@ export function openStart(root) {
     if (root.querySelector(".lobby")) render();
   }
 
+  const finished = yourGames(() => { if (root.querySelector(".start")) render(); });
   set({});
   refreshLobby();
   const timer = setInterval(refreshLobby, 5000);

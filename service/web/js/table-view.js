@@ -4,6 +4,7 @@
 import { h } from "./dom.js";
 import { languageSwitch } from "./language.js";
 import { endScreen } from "./end.js";
+import { resignControl, spectatorCount } from "./after-game.js";
 import { invitePanel } from "./invite.js";
 import { t } from "./i18n.js";
 import { logPanel } from "./log.js";
@@ -66,10 +67,12 @@ function header(ctx) {
     h("span.game-name", {}, ctx.game.title, variantText(ctx.game, ctx.body.view),
       ctx.game.rounds ? ` · ${t("Round {round} of {rounds}", { round: ctx.body.view.round, rounds: ctx.game.rounds })}` : ""),
     languageSwitch(),
+    spectatorCount(ctx),
     h("span.status", { class: ctx.legal.length ? "turn" : "" }, status),
     ctx.you === null || body.status === "over" || !ctx.hints ? null : h("button.hint-button", { type: "button", "data-key": "hint",
       disabled: !ctx.legal.length || ctx.thinking, onclick: ctx.hint, title: t("Ask the AI for a move (key H)") },
-      t(ctx.thinking ? "Thinking…" : "Hint")));
+      t(ctx.thinking ? "Thinking…" : "Hint")),
+    resignControl(ctx));
 }
 
 function seatChip(ctx, seat) {
@@ -84,6 +87,7 @@ function seatChip(ctx, seat) {
         ? h("span.name", {}, h("bdi", {}, body.seats[seat].name), ` ${t("(you)")}`)
         : h("span.name", {}, h("bdi", {}, seatName(body, seat))),
       type !== "human" ? h("span.badge", { class: type }, t(type === "ai" ? "AI" : "open")) : null,
+      body.seats[seat].resigned ? h("span.badge.resigned", {}, t("resigned")) : null,
       deadline && toMove ? h("span.clock", { "data-deadline": deadline }, clockText(deadline)) : null),
     ctx.game.seatInfo(ctx, seat));
 }

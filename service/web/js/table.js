@@ -6,6 +6,7 @@ import { api, ApiError } from "./api.js";
 import { h, patch } from "./dom.js";
 import { failedScreen, loadingScreen } from "./screens.js";
 import { follow } from "./stream.js";
+import { attend } from "./presence.js";
 import { remember, seatOf } from "./saved.js";
 import { gameOf } from "./games.js";
 import { isolate, t } from "./i18n.js";
@@ -24,7 +25,7 @@ export function openTable(root, { id }) {
   // error: what the player's last action met, said until it no longer holds (errorKind:
   // "network" until the server answers again, "move" until the game moves on).
   const state = { body: null, history: [], ui: {}, changed: new Set(), error: null, errorKind: null, trouble: null,
-                  gone: null, busy: false, thinking: false };
+                  gone: null, busy: false, thinking: false, presence: null, confirmResign: false };
   const queue = [];
   let showing = false;  // arrivals are being shown, one step at a time
   let closed = false;
@@ -56,6 +57,8 @@ export function openTable(root, { id }) {
       name: (seat) => (body.seats?.[seat]?.name && seat !== you ? isolate(seatName(body, seat)) : seatName(body, seat)),
       send, set: (changes) => { Object.assign(state.ui, changes); failed(null); render(); },
       hint, rematch, leave, busy: state.busy, thinking: state.thinking,
+      declineRematch, resign, presence: state.presence, confirmResign: state.confirmResign,
+      askResign: (asking) => { state.confirmResign = asking; render(); },
       // The log never runs ahead of the board: a history read may be newer than the body.
       history: state.history.filter((entry) => entry.version <= body.version),
       error: state.error, trouble: state.gone || state.trouble, gone: !!state.gone,
@@ -67,6 +70,10 @@ export function openTable(root, { id }) {
     if (previous && body.version < previous.version) return;
     const moved = !previous || body.version !== previous.version || body.status !== previous.status;
     state.body = body;
+    // The rematch this seat wanted is made (the last acceptance was another's): go there.
+    if (previous && !previous.rematch && body.rematch && token && body.rematch_offer?.accepted.includes(body.you)) {
+      return goTo(body.rematch);
+    }
     if (moved) {
       if (previous) failed(null);  // an error said of the position before no longer holds
       // What the player was choosing stays while its choices stay (another seat's secret
@@ -77,6 +84,7 @@ export function openTable(root, { id }) {
       flashTimer = setTimeout(() => { state.changed = new Set(); render(); }, FLASH_MS);
       if (entry) addEntry(entry); else refreshHistory();
       if (body.status === "over") refreshHistory(); // hidden selections show once it is over
+      if (body.status === "over" && previous?.status !== "over") presence.now();
     }
     render();
   }
@@ -143,15 +151,50 @@ export function openTable(root, { id }) {
     render();
   }
 
+  // Offers a rematch or accepts the one offered: the next game opens once every person
+  // wants it; until then the offer shows (the game's next version, read at once).
   async function rematch() {
     try {
-      const next = state.body.rematch ? { id: state.body.rematch } : await api.rematch(id, token);
-      remember(next.id, { token, game: state.body.game });
-      location.hash = `#/g/${next.id}`;
+      if (state.body.rematch) return goTo(state.body.rematch);
+      const answer = await api.rematch(id, token);
+      if (answer.rematch_offer) return arrive(await api.game(id, token), null);
+      goTo(answer.id);
     } catch (error) {
       failed(error);
       render();
     }
+  }
+
+  function goTo(next) {
+    remember(next, { token, game: state.body.game });
+    location.hash = `#/g/${next}`;
+  }
+
+  async function declineRematch() {
+    try {
+      await api.declineRematch(id, token);
+      arrive(await api.game(id, token), null);
+    } catch (error) {
+      failed(error);
+      render();
+    }
+  }
+
+  async function resign() {
+    state.confirmResign = false;
+    state.busy = true;
+    render();
+    try {
+      const body = await api.resign(id, token);
+      state.busy = false;
+      arrive(body, null);
+    } catch (error) {
+      state.busy = false;
+      if (isGone(error)) return lost(error);
+      failed(error);
+      render();
+    }
+    follower.poke();
   }
 
   async function leave() {
@@ -201,11 +244,13 @@ export function openTable(root, { id }) {
   }
 
   let follower = { close() {}, poke() {} };
+  let presence = { now() {}, close() {} };
   // One read first: a game that cannot be opened (unknown, expired, a stale token) is
   // explained in words instead of waiting for a stream that will not come.
   api.game(id, token).then((body) => {
     if (closed) return;
     arrive(body, null);
+    presence = attend({ id, token, onChange: (found) => { state.presence = found; render(); } });
     follower = follow({ id, token, rematches: !!token, onGame: arrive, onGone: lost, onTrouble: connection });
   }).catch((error) => {
     const why = t("This game cannot be opened. {why}", { why: error.message });
@@ -216,7 +261,7 @@ export function openTable(root, { id }) {
   document.addEventListener("keydown", onKey);
   if (token) remember(id, { ...saved });
   render();
-  return { close() { closed = true; follower.close(); clearInterval(clock); clearTimeout(flashTimer); document.removeEventListener("keydown", onKey); } };
+  return { close() { closed = true; follower.close(); presence.close(); clearInterval(clock); clearTimeout(flashTimer); document.removeEventListener("keydown", onKey); } };
 }
 
 const isGone = (error) => error instanceof ApiError && (error.status === 404 || error.status === 401);

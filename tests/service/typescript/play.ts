@@ -45,6 +45,7 @@ export type RequestsLeaveOutWhatHasADefault = [
   Assert<Same<OptionalKeys<Schemas["TableOptions"]>, "first_player" | "mode" | "deck">>,
   Assert<Same<OptionalKeys<Schemas["TournamentRequest"]>, "players" | "rounds" | "deals"
     | "duplicate" | "turn_seconds" | "options" | "entry_seconds" | "entrants">>,
+  Assert<Same<OptionalKeys<Schemas["PresenceRequest"]>, "here" | "viewer">>,
 ];
 
 // Responses: what the server always sends is required (a new game's seats' names and
@@ -57,7 +58,7 @@ type RequestSchema = "CreateGame" | `Create${"CupCrab" | "Cvp"}${number}` | "Sea
   | "SeatHumanOrOpen" | "SeatOfPlayer" | `AiSeatBy${string}` | "Budget" | `BudgetBy${string}`
   | "MoveRequest" | "JoinRequest" | "NewPlayer" | "QueueRequest" | "ChallengeRequest"
   | "SeriesRequest" | "TournamentRequest" | "TableOptions" | `${"Challenge" | "Series"}${"CupCrab" | "Cvp"}${number}`
-  | `Queue${"CupCrab" | "Cvp"}` | "WebhookSpec" | "SecretRotation";
+  | `Queue${"CupCrab" | "Cvp"}` | "WebhookSpec" | "SecretRotation" | "PresenceRequest";
 export type ResponsesRequireWhatIsAlwaysSent = [
   Assert<Same<Exclude<keyof Optional, RequestSchema>,
     "CvpMoveEntry" | "CvpTimeoutEntry" | "CupCrabTimeoutEntry" | "ForfeitEntry"

@@ -1,0 +1,36 @@
+"""The lobby's own bodies: a rematch offered and waiting for answers, and who is at a
+table (presence)."""
+
+from typing import Annotated
+
+import msgspec
+
+from service.games.meta import RematchOffer
+
+# A spectator's id for its heartbeats: random, made by its client, never a seat's token.
+ViewerId = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
+
+
+class RematchOffered(msgspec.Struct, kw_only=True):
+    """A rematch offered (or accepted) that other seats must still answer: the finished
+    game's id and version, and the seats' answers so far. Its next game is made when every
+    person's seat wants it; the game's `rematch` then names it."""
+    id: str
+    version: int
+    rematch_offer: RematchOffer
+
+
+class PresenceRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """POST /v1/games/{id}/presence: the caller is at the table (here: true, the default)
+    or has left it (false). A seat is named by its token; a spectator by a `viewer` id of
+    its own making (without either, the call only reads who is there)."""
+    here: bool = True
+    viewer: ViewerId | None = None
+
+
+class TablePresence(msgspec.Struct, kw_only=True):
+    """Who is at a game's table now: the seats whose player's page beat within the last
+    PRESENT_SECONDS, and how many spectators' pages did."""
+    id: str
+    present: list[int]
+    spectators: int
