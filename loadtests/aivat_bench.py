@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 import core
 import core.ai
 from service.arena.crosstable import deals_for, estimate
-from service.arena.estimates import Judge, Seat, luck
+from service.arena.estimates import JUDGE, Seat, luck
 from service.games.sessions import Sessions
 
 
@@ -90,7 +90,7 @@ def series(args, run: int, policy_class: Any) -> dict[str, Any]:
     rng = random.Random(f"{args.seed} {run}")
     contestants = [Player(args.a, rng, policy_class)] + \
         [Player(args.b, rng, policy_class) for _ in range(args.players - 1)]
-    judge, players = Judge(), args.players
+    judge, players = JUDGE, args.players
     plain, corrected, played_s, judged_s = [], [], 0.0, 0.0
     for deal in range(args.deals):
         seed = rng.getrandbits(62)

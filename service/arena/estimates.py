@@ -45,15 +45,22 @@ Margins = list[list[float]]
 
 class Judge(msgspec.Struct, kw_only=True, frozen=True):
     """The value function and the samples of the corrections, fixed when a series is
-    made and kept in it (a `v` chosen after seeing results could manufacture a verdict)."""
-    name: str = "aivat"
-    version: int = 1
-    value: str = "core.ai.margins"
-    iterations: int = core.ai.MARGIN_ITERATIONS   # playouts of v per position
-    playout: str = "random"  # v's playouts (core.ai.margins)
-    searches: int = 8        # an AI level's search run again per decision
-    deals: int = 16          # other deals for the expectation over the deal
-    chance: int = 8          # redraws for the expectation over a draw
+    made and kept in it (a `v` chosen after seeing results could manufacture a verdict).
+    No field has a default, so that the document says a series always sends each: JUDGE
+    is the one the server uses."""
+    name: str
+    version: int
+    value: str
+    iterations: int  # playouts of v per position
+    playout: str     # v's playouts (core.ai.margins)
+    searches: int    # an AI level's search run again per decision
+    deals: int       # other deals for the expectation over the deal
+    chance: int      # redraws for the expectation over a draw
+
+
+JUDGE = Judge(name="aivat", version=1, value="core.ai.margins",
+              iterations=core.ai.MARGIN_ITERATIONS, playout="random", searches=8, deals=16,
+              chance=8)
 
 
 @dataclass(frozen=True)

@@ -157,7 +157,7 @@ class SeriesRunner(Background):
                                 " for one to finish, or stop one (DELETE /v1/series/{id})")
         spec = Spec(contestants=contestants, deals=deals, duplicate=duplicate,
                     turn_seconds=turn_seconds, options=options, at_once=at_once,
-                    judge=estimates.Judge())
+                    judge=estimates.JUDGE)
         row = SeriesRow(id=new_series_id(), owner=owner, game=game, players=players,
                         spec=msgspec.to_builtins(spec), secret=secrets.token_hex(32),
                         status="running", games_total=deals * players, games_done=0,

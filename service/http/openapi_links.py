@@ -145,12 +145,7 @@ def player_links(linker: Linker, arena: dict[str, Any] | None) -> None:
         "Challenge": linker.link("/v1/challenges", "post", "offer a game", key),
         "StartSeries": linker.link("/v1/series", "post", "start a series", key),
         "MakeTournament": linker.link("/v1/tournaments", "post", "make a tournament", key),
-        "MyWebhook": linker.link(f"{ME}/webhook", "get", "the bot's webhook", key),
         "SetMyWebhook": linker.link(f"{ME}/webhook", "put", "set the bot's webhook", key),
-        "RemoveMyWebhook": linker.link(f"{ME}/webhook", "delete", "remove the bot's webhook",
-                                       key),
-        "RotateMyWebhookSecret": linker.link(f"{ME}/webhook/secret", "post",
-                                             "a new signing secret", key),
         "ReadPlayer": linker.link(PLAYER, "get", "the player's profile", mine),
         "PlayersGames": linker.link(f"{PLAYER}/games", "get", "the player's games", mine)}
     if arena is not None:
@@ -166,6 +161,13 @@ def player_links(linker: Linker, arena: dict[str, Any] | None) -> None:
             {"game": game, "players": players, "contestants": [level] * players,
              "deals": 1, "at_once": 1})
     linker.add("/v1/players", "post", "201", links)
+    # What a webhook once set makes usable (a player has none before: 404).
+    linker.add(f"{ME}/webhook", "put", "200", {
+        "MyWebhook": linker.link(f"{ME}/webhook", "get", "the bot's webhook", SAME_CALLER),
+        "RemoveMyWebhook": linker.link(f"{ME}/webhook", "delete", "remove the bot's webhook",
+                                       SAME_CALLER),
+        "RotateMyWebhookSecret": linker.link(f"{ME}/webhook/secret", "post",
+                                             "a new signing secret", SAME_CALLER)})
     linker.add(ME, "get", "200", {"MyGames": linker.link(
         f"{PLAYER}/games", "get", "the player's games", mine)})
     linker.add("/v1/leaderboards", "get", "200", {"FirstPool": linker.link(

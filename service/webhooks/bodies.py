@@ -6,10 +6,11 @@ import msgspec
 
 from service.webhooks.destinations import MAX_URL
 
-# An http:// or https:// URL; whether this server calls it is its allow-list's to say
+# An http:// or https:// URL of printable ASCII without spaces (a class that JSON Schema's
+# regexes and Python's read alike); whether this server calls it is its allow-list's to say
 # (422 webhook-refused with the reason).
 WebhookUrl = Annotated[str, msgspec.Meta(min_length=8, max_length=MAX_URL,
-                                         pattern=r"^[hH][tT][tT][pP][sS]?://[^\s]+$")]
+                                         pattern=r"^[hH][tT][tT][pP][sS]?://[!-~]+$")]
 
 
 # Why a webhook seat's decision fell to its clock's policy (docs/arena.md, "Webhook bots"):

@@ -1,6 +1,6 @@
 """/v1/players/me/webhook: a bot's webhook, set, read, removed, its secret rotated."""
 
-from litestar import Controller, delete, get, post, put
+from litestar import Controller, HttpMethod, Response, delete, get, post, put, route
 
 from service.http.instants import iso_ms
 from service.http.openapi import problems
@@ -20,6 +20,13 @@ def webhook_body(webhook: Webhook, secret: str | None = None) -> WebhookBody:
 class WebhookController(Controller):
     path = "/v1/players/me/webhook"
     tags = ["arena"]
+
+    @route("/", http_method=HttpMethod.OPTIONS, include_in_schema=False, sync_to_thread=False)
+    def allowed(self) -> Response[None]:
+        """What the webhook allows. Litestar's own OPTIONS answer is made with the route's
+        first handler and lists only its method, though all three are served."""
+        return Response(None, status_code=204,
+                        headers={"Allow": "DELETE, GET, HEAD, OPTIONS, PUT"})
 
     @get("/", responses=problems(401, 404, 503),
          summary="The key's bot's webhook (its secret is never shown again)")

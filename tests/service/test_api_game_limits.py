@@ -137,16 +137,20 @@ def test_the_document_says_this_servers_limits(client):
 
 def test_a_rematch_obeys_the_limits_of_the_server_that_makes_it(store, limited):
     """A game made with one-second clocks by a server that allowed them, finished by its
-    clock; asked for its rematch, a server whose shortest clock is 200 s refuses it."""
+    clock; its rematch offered and accepted, a server whose shortest clock is 200 s
+    refuses to make it."""
     with server({"REDIS_URL": store.url, "ACCESS_LOG": "0", "TURN_SECONDS_MIN": "1"}) as loose:
         created = httpx.post(f"{loose.url}/v1/games", json={
             **GAME, "players": 2, "turn_seconds": 1, "on_timeout": "forfeit",
             "seats": [{"type": "human"}, {"type": "human"}]}).json()
         game_id, token = created["id"], created["seats"][0]["token"]
+        other = created["seats"][1]["token"]
         wait_until(lambda: httpx.get(f"{loose.url}/v1/games/{game_id}").json()["status"]
                    == "over", seconds=20)
     before = made(store, limited)
-    response = httpx.post(f"{limited.url}/v1/games/{game_id}/rematch", headers=auth(token))
+    offered = httpx.post(f"{limited.url}/v1/games/{game_id}/rematch", headers=auth(token))
+    assert offered.status_code == 202, offered.text  # the other seat must accept
+    response = httpx.post(f"{limited.url}/v1/games/{game_id}/rematch", headers=auth(other))
     refused(response, "invalid-game", "turn_seconds is 200 to 86,400 on this server, got 1")
     assert httpx.get(f"{limited.url}/v1/games/{game_id}").json()["rematch"] is None
     assert made(store, limited) == before

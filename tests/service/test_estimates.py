@@ -5,12 +5,14 @@ a step that gave nothing to chance and no choice to a known strategy has no luck
 import random
 import statistics
 
+import msgspec
+
 import core
 import core.ai
-from service.arena.estimates import Judge, Seat, luck
+from service.arena.estimates import JUDGE, Seat, luck
 
 # Small samples: the maths is the same, each game judged in milliseconds.
-QUICK = Judge(iterations=32, searches=4, deals=4, chance=4)
+QUICK = msgspec.structs.replace(JUDGE, iterations=32, searches=4, deals=4, chance=4)
 LEVEL_1 = Seat({"level": 1})   # flat Monte Carlo, 10 playouts: a very random known strategy
 UNKNOWN = Seat(None)
 
