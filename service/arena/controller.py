@@ -1,12 +1,9 @@
 """/v1/challenges, /v1/series and /v1/players/me/events: the arena (docs/arena.md)."""
 
-import re
-from collections.abc import AsyncIterator
-
 import msgspec
 from litestar import Controller, HttpMethod, Response, delete, get, post, route
 from litestar.params import Parameter
-from litestar.response import ServerSentEvent, ServerSentEventMessage
+from litestar.response import ServerSentEvent
 
 from service.arena.bodies import (
     CHALLENGE_TURN_SECONDS,
@@ -23,6 +20,7 @@ from service.arena.challenges import Challenges
 from service.arena.seating import Contestant, contestants
 from service.arena.series import ForbiddenContestant, SeriesRunner, seating, spec_of
 from service.arena.storage import SeriesGame, SeriesRow
+from service.events.log_stream import EVENT_ID, RESUME_HEADER, log_stream
 from service.games.limits import GameLimits
 from service.games.sessions import InvalidGame
 from service.http.instants import iso_ms
@@ -30,15 +28,7 @@ from service.http.openapi import EVENT_STREAM, problems
 from service.players.events import PlayerEvents
 from service.players.storage import Player, Players
 
-EVENT_ID = re.compile(r"^[0-9]{1,20}-[0-9]{1,20}$")  # an event's id, as sent
-# Last-Event-ID may be empty (an EventSource that has seen no id may send it so): none.
-RESUME_HEADER = r"^([0-9]{1,20}-[0-9]{1,20})?$"
 SERIES_PAGE = 100
-
-
-def clock(limits: GameLimits, asked: int | None, default: int) -> int:
-    """The turn clock asked for, or the default within this server's limits."""
-    return limits.clock_within(default) if asked is None else asked
 
 
 def challenge_body(challenges: Challenges, challenge, player_id: str) -> ChallengeBody:
@@ -61,7 +51,7 @@ class ChallengesController(Controller):
         found = await challenges.offer(
             Contestant.of(me), opponents, data.game,
             None if data.options is None else msgspec.to_builtins(data.options),
-            clock(limits, data.turn_seconds, CHALLENGE_TURN_SECONDS), data.rated,
+            limits.clock(data.turn_seconds, CHALLENGE_TURN_SECONDS), data.rated,
             data.seat, data.expires_in)
         return challenge_body(challenges, found, me.id)
 
@@ -118,7 +108,7 @@ class SeriesController(Controller):
                                       " person")
         row = await runner.create(me.id, data.game, data.players, found, data.deals,
                                   data.duplicate,
-                                  clock(limits, data.turn_seconds, SERIES_TURN_SECONDS),
+                                  limits.clock(data.turn_seconds, SERIES_TURN_SECONDS),
                                   None if data.options is None else data.options.for_core(),
                                   data.at_once)
         return await series_body(runner, row)
@@ -200,17 +190,5 @@ class PlayerEventsController(Controller):
                          query="after", default=None, pattern=EVENT_ID.pattern,
                          description="resume after this event (as Last-Event-ID, for a"
                                      " client that cannot set headers)")) -> ServerSentEvent:
-        after = last_event_id or after or None
-
-        async def events() -> AsyncIterator[ServerSentEventMessage | str]:
-            since = after
-            while True:
-                found = await player_events.read(me.id, since)
-                if not found:
-                    yield ServerSentEventMessage(comment="keep-alive", data=None)
-                for event_id, event in found:
-                    kind = msgspec.json.decode(event)["type"]
-                    yield ServerSentEventMessage(id=event_id, event=kind, data=event.decode())
-                    since = event_id
-
-        return ServerSentEvent(events(), headers={"Cache-Control": "no-store"})
+        return log_stream(lambda since: player_events.read(me.id, since),
+                          last_event_id or after or None)

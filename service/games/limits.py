@@ -53,6 +53,10 @@ class GameLimits:
         return [level for level, budget in sorted(core.ai.LEVELS.items())
                 if budget["iterations"] <= self.ai_max_iterations]
 
+    def clock(self, asked: int | None, default: int) -> int:
+        """The turn clock asked for, or the default within this server's limits."""
+        return self.clock_within(default) if asked is None else asked
+
     def clock_within(self, turn_seconds: int) -> int:
         """A clock the server picks itself, moved within the limits."""
         return max(self.turn_seconds_min, min(turn_seconds, self.TURN_SECONDS_MAX))

@@ -1,25 +1,39 @@
 """/v1/tournaments: round robins and Swiss tournaments (docs/arena.md, "Tournaments")."""
 
 import re
-from collections.abc import AsyncIterator
 from typing import Any
 
 import msgspec
-from litestar import Controller, HttpMethod, Request, Response, delete, get, post, put, route
+from litestar import (
+    Controller,
+    HttpMethod,
+    Request,
+    Response,
+    delete,
+    get,
+    post,
+    put,
+    route,
+)
 from litestar.params import Parameter
-from litestar.response import ServerSentEvent, ServerSentEventMessage
+from litestar.response import ServerSentEvent
 
-from service.arena.controller import EVENT_ID, RESUME_HEADER, clock
 from service.arena.seating import Contestant, contestants
+from service.events.log_stream import EVENT_ID, RESUME_HEADER, log_stream
 from service.games.limits import GameLimits
 from service.games.sessions import PlayerNotFound
 from service.http.conditional import cache_headers, is_current, not_modified
 from service.http.instants import iso_ms
 from service.http.openapi import EVENT_STREAM, NOT_MODIFIED, problems
 from service.players.storage import Player, Players
-from service.tournaments.bodies import (TOURNAMENT_TURN_SECONDS, TournamentBody,
-                                        TournamentGameBody, TournamentGames,
-                                        TournamentGameSeat, TournamentRequest)
+from service.tournaments.bodies import (
+    TOURNAMENT_TURN_SECONDS,
+    TournamentBody,
+    TournamentGameBody,
+    TournamentGames,
+    TournamentGameSeat,
+    TournamentRequest,
+)
 from service.tournaments.events import TournamentEvents
 from service.tournaments.runner import Spec, TournamentRunner, seats_of, spec_of
 from service.tournaments.standings import TIE_BREAKS
@@ -40,7 +54,7 @@ class TournamentsController(Controller):
     async def create(self, data: TournamentRequest, me: Player, players: Players,
                      limits: GameLimits, tournaments: TournamentRunner) -> TournamentBody:
         spec = Spec(rounds=data.rounds, deals=data.deals, duplicate=data.duplicate,
-                    turn_seconds=clock(limits, data.turn_seconds, TOURNAMENT_TURN_SECONDS),
+                    turn_seconds=limits.clock(data.turn_seconds, TOURNAMENT_TURN_SECONDS),
                     options=None if data.options is None else data.options.for_core())
         entrants = await contestants(players, data.entrants)
         row = await tournaments.create(Contestant.of(me), data.game, data.players,
@@ -148,20 +162,8 @@ class TournamentsController(Controller):
                          description="resume after this event (as Last-Event-ID, for a"
                                      " client that cannot set headers)")) -> ServerSentEvent:
         row = await tournaments.get(tournament_id)
-        since = last_event_id or after or None
-
-        async def events() -> AsyncIterator[ServerSentEventMessage]:
-            last = since
-            while True:
-                found = await tournament_events.read(row.id, last)
-                if not found:
-                    yield ServerSentEventMessage(comment="keep-alive", data=None)
-                for event_id, event in found:
-                    kind = msgspec.json.decode(event)["type"]
-                    yield ServerSentEventMessage(id=event_id, event=kind, data=event.decode())
-                    last = event_id
-
-        return ServerSentEvent(events(), headers={"Cache-Control": "no-store"})
+        return log_stream(lambda since: tournament_events.read(row.id, since),
+                          last_event_id or after or None)
 
 
 def _entrant_id(entrant_id: str) -> None:
