@@ -14,6 +14,7 @@ stays in one Redis Cluster slot; each index and rate budget has a tag of its own
 | `game:{id}:presence` | sorted set | who is at the table (seats, spectators), by when their presence lapses |
 | `game:{id}:events` | channel | a commit's notice, "<version> <commit time>" |
 | `lobby:{<game>}` | sorted set | listed games with open seats, by creation time |
+| `live:{<game>}` | sorted set | watchable games (waiting or in play), by creation time |
 | `clock:{0}` .. `clock:{15}` | sorted sets | running turn clocks, "<id> <version>" by deadline |
 | `archive:{0}` .. `archive:{15}` | sorted sets | the archive's outbox, "<id> <version> <ended ms>" by when due |
 | `rl:{<kind>:<address>}` | string | a client address's rate budget (GCRA arrival time) |
@@ -91,6 +92,11 @@ def game_of_channel(name: str) -> str | None:
 def waiting_list(game_name: str) -> str:
     """The listed games of one game with open seats."""
     return f"lobby:{{{game_name}}}"
+
+
+def live_list(game_name: str) -> str:
+    """The watchable games of one game: spectators' list of games in play."""
+    return f"live:{{{game_name}}}"
 
 
 # The turn-clock indexes: split so that no command spans two cluster slots.

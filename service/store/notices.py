@@ -10,9 +10,10 @@ import redis.asyncio as redis
 from redis.exceptions import RedisError
 
 from service.store import keys
-from service.store.protocol import Listener
+from service.store.protocol import Listener, ShoutListener
 
 log = logging.getLogger("service.store")
+SHOUT = b"!"  # a game channel's message that is no commit notice, but a shout
 
 
 class Notices:
@@ -26,6 +27,7 @@ class Notices:
     def __init__(self, urls: Callable[[], list[str]]) -> None:
         self._urls = urls
         self.listener: Listener | None = None
+        self.shout_listener: ShoutListener | None = None
         self._watched: set[str] = set()
         self._rings: dict[str, list[Callable[[], None]]] = {}
         self._subscribing: set[asyncio.Task] = set()
@@ -123,6 +125,10 @@ class Notices:
             return
         game_id = keys.game_of_channel(channel)
         if self.listener is None or game_id is None:
+            return
+        if message["data"].startswith(SHOUT):
+            if self.shout_listener is not None:
+                self.shout_listener(game_id, message["data"][len(SHOUT):])
             return
         version, _, committed = message["data"].decode().partition(" ")
         self.listener(game_id, int(version), float(committed))

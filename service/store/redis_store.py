@@ -16,9 +16,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisClusterException, RedisError
 
 from service.replica import tracing
-from service.store import entries, keys, segments, versions
+from service.store import entries, keys, notices, segments, versions
 from service.store.notices import Notices
-from service.store.protocol import Listener, StoreUnavailable
+from service.store.protocol import Listener, ShoutListener, StoreUnavailable
 from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
                                    MatchRule, RateBudget)
 from service.store.scripts import source
@@ -414,6 +414,15 @@ class RedisStore:
 
     def on_commit(self, listener: Listener) -> None:
         self._notices.listener = listener
+
+    async def shout(self, game_id: str, message: bytes) -> None:
+        # On the game's own channel, so a replica watching it hears it with no more
+        # subscriptions; a commit's notice starts with a digit, a shout with SHOUT.
+        await self._io(lambda client: client.publish(keys.channel(game_id),
+                                                     notices.SHOUT + message))
+
+    def on_shout(self, listener: ShoutListener) -> None:
+        self._notices.shout_listener = listener
 
     async def watch(self, game_id: str) -> None:
         await self._notices.watch(game_id)
