@@ -242,7 +242,8 @@ _TOKEN_TAKEN = [(GAME, "get"), (f"{GAME}/legal-moves", "get"), (f"{GAME}/history
                 (f"{GAME}/events", "get"), (f"{GAME}/moves", "post"),
                 (f"{GAME}/suggest", "post"), (f"{GAME}/leave", "post"),
                 (f"{GAME}/rematch", "post"), (f"{GAME}/rematch/decline", "post"),
-                (f"{GAME}/resign", "post"), (f"{GAME}/presence", "post")]
+                (f"{GAME}/resign", "post"), (f"{GAME}/presence", "post"),
+                (f"{GAME}/reactions", "post")]
 # Authorization as the header a link passes on: OpenAPI tells tools to ignore a header
 # parameter of this name (the security scheme describes it), but a link can only name the
 # request's header (`$request.header.Authorization`) where the operation declares it.
