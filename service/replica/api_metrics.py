@@ -11,12 +11,13 @@ import json
 import os
 
 from litestar import Request, Response, get
+from litestar.handlers import HTTPRouteHandler
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from service.replica.exposition import DIRECTORY, TOKEN_REQUIRED, authorized, scrape
 
 
-def metrics_route(token: str):  # noqa: ANN201 (a Litestar route handler)
+def metrics_route(token: str) -> HTTPRouteHandler:
     @get("/metrics", name="metrics", include_in_schema=False, sync_to_thread=True)  # files of every worker
     def metrics(request: Request) -> Response[bytes]:
         if not authorized(token, request.headers.get("Authorization", "")):
