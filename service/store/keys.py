@@ -13,6 +13,7 @@ stays in one Redis Cluster slot; each index and rate budget has a tag of its own
 | `game:{id}:budget:<name>` | string | a seat's rate budget (GCRA arrival time) |
 | `game:{id}:presence` | sorted set | who is at the table (seats, spectators), by when their presence lapses |
 | `game:{id}:events` | channel | a commit's notice, "<version> <commit time>" |
+| `game:{id}:shouts` | channel | a quick reaction said at the table (JSON), heard by the game's open streams, kept nowhere |
 | `lobby:{<game>}` | sorted set | listed games with open seats, by creation time |
 | `live:{<game>}` | sorted set | watchable games (waiting or in play), by creation time |
 | `clock:{0}` .. `clock:{15}` | sorted sets | running turn clocks, "<id> <version>" by deadline |
@@ -86,6 +87,20 @@ def game_of_channel(name: str) -> str | None:
     """The game a channel announces, None for any other channel."""
     if name.startswith(_GAME_CHANNEL_PREFIX) and name.endswith(_GAME_CHANNEL_SUFFIX):
         return name[len(_GAME_CHANNEL_PREFIX):-len(_GAME_CHANNEL_SUFFIX)]
+    return None
+
+
+_SHOUTS_SUFFIX = "}:shouts"
+
+
+def shouts_channel(game_id: str) -> str:
+    """The pub/sub channel on which what is said at a game's table is heard (reactions)."""
+    return f"{_GAME_CHANNEL_PREFIX}{game_id}{_SHOUTS_SUFFIX}"
+
+
+def game_of_shouts_channel(name: str) -> str | None:
+    if name.startswith(_GAME_CHANNEL_PREFIX) and name.endswith(_SHOUTS_SUFFIX):
+        return name[len(_GAME_CHANNEL_PREFIX):-len(_SHOUTS_SUFFIX)]
     return None
 
 

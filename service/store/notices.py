@@ -13,7 +13,27 @@ from service.store import keys
 from service.store.protocol import Listener, ShoutListener
 
 log = logging.getLogger("service.store")
-SHOUT = b"!"  # a game channel's message that is no commit notice, but a shout
+
+
+def notice(version: int, committed_at: float, origin: str) -> str:
+    """A commit's notice: its version, its wall-clock time and, while tracing is on, the
+    traceparent of the span that made it (service.replica.tracing). A reader takes the
+    fields it knows and ignores any after them: a later release may add one."""
+    return f"{version} {committed_at:.6f} {origin}" if origin else f"{version} {committed_at:.6f}"
+
+
+def parsed_notice(data: str) -> tuple[int, float, str]:
+    """A notice's version, time and origin ('' if it has none)."""
+    version, committed, *more = data.split(" ")
+    return int(version), float(committed), more[0] if more else ""
+
+
+def _channels(games) -> list[str]:
+    """A watched game's channels: its commits' notices, and what is said at its table
+    (apart, so that a replica of an earlier release, which reads every message of the
+    first as a notice, never meets a shout there)."""
+    return [channel for game in games
+            for channel in (keys.channel(game), keys.shouts_channel(game))]
 
 
 class Notices:
@@ -39,7 +59,7 @@ class Notices:
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run())
         elif self._pubsub is not None:
-            await self._subscribe(self._pubsub, [keys.channel(game_id)])
+            await self._subscribe(self._pubsub, _channels([game_id]))
 
     def on_ring(self, topic: str, listener: Callable[[], None]) -> None:
         """(From a task of the event loop.) The connection opens now if it was not open;
@@ -59,7 +79,7 @@ class Notices:
         self._watched.discard(game_id)
         if self._pubsub is not None:
             try:
-                await self._pubsub.unsubscribe(keys.channel(game_id))
+                await self._pubsub.unsubscribe(*_channels([game_id]))
             except RedisError:
                 pass  # the reconnection subscribes to watched games only
 
@@ -79,7 +99,7 @@ class Notices:
             try:
                 subscribed, topics = set(self._watched), set(self._rings)
                 await pubsub.subscribe(keys.HEARTBEAT,
-                                       *[keys.channel(game) for game in subscribed],
+                                       *_channels(subscribed),
                                        *[keys.wake_channel(topic) for topic in topics])
                 self._pubsub, pause = pubsub, 0.05
                 await self._catch_up(pubsub, subscribed, topics)
@@ -103,11 +123,11 @@ class Notices:
         """Games watched or unwatched, bells added, while the connection opened: from
         now on watch(), unwatch() and on_ring() (un)subscribe by themselves."""
         if late := self._watched - subscribed:
-            await pubsub.subscribe(*[keys.channel(game) for game in late])
+            await pubsub.subscribe(*_channels(late))
         if late_topics := set(self._rings) - topics:
             await pubsub.subscribe(*[keys.wake_channel(topic) for topic in late_topics])
         if gone := subscribed - self._watched:
-            await pubsub.unsubscribe(*[keys.channel(game) for game in gone])
+            await pubsub.unsubscribe(*_channels(gone))
 
     def _tell_all_to_reread(self) -> None:
         for listeners in list(self._rings.values()):
@@ -115,7 +135,7 @@ class Notices:
                 ring()
         if self.listener is not None:
             for game_id in list(self._watched):
-                self.listener(game_id, -1, time.time())
+                self.listener(game_id, -1, time.time(), "")
 
     def _deliver(self, message: dict) -> None:
         channel = message["channel"].decode()
@@ -123,15 +143,14 @@ class Notices:
             for ring in self._rings.get(topic, ()):
                 ring()
             return
+        if (game_id := keys.game_of_shouts_channel(channel)) is not None:
+            if self.shout_listener is not None:
+                self.shout_listener(game_id, message["data"])
+            return
         game_id = keys.game_of_channel(channel)
         if self.listener is None or game_id is None:
             return
-        if message["data"].startswith(SHOUT):
-            if self.shout_listener is not None:
-                self.shout_listener(game_id, message["data"][len(SHOUT):])
-            return
-        version, _, committed = message["data"].decode().partition(" ")
-        self.listener(game_id, int(version), float(committed))
+        self.listener(game_id, *parsed_notice(message["data"].decode()))
 
     async def close(self) -> None:
         if self._task is not None:

@@ -16,8 +16,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisClusterException, RedisError
 
 from service.replica import tracing
-from service.store import entries, keys, notices, segments, versions
-from service.store.notices import Notices
+from service.store import entries, keys, segments, versions
+from service.store.notices import Notices, notice
 from service.store.protocol import Listener, ShoutListener, StoreUnavailable
 from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
                                    MatchRule, RateBudget)
@@ -200,7 +200,7 @@ class RedisStore:
         done = await self._script("commit", keys.game(game_id).all(), [
             expected_version, commit.blob, entries.pack(commit.entry), self._ttl,
             commit.idempotency_key or "", commit.response, commit.meta,
-            keys.channel(game_id), f"{expected_version + 1} {time.time():.6f}",
+            keys.channel(game_id), notice(expected_version + 1, time.time(), tracing.origin()),
             secrets.token_hex(8), "1" if commit.keep else "0", segments.VERSIONS])
         if done == 2:
             await self._seal(game_id)
@@ -416,10 +416,7 @@ class RedisStore:
         self._notices.listener = listener
 
     async def shout(self, game_id: str, message: bytes) -> None:
-        # On the game's own channel, so a replica watching it hears it with no more
-        # subscriptions; a commit's notice starts with a digit, a shout with SHOUT.
-        await self._io(lambda client: client.publish(keys.channel(game_id),
-                                                     notices.SHOUT + message))
+        await self._io(lambda client: client.publish(keys.shouts_channel(game_id), message))
 
     def on_shout(self, listener: ShoutListener) -> None:
         self._notices.shout_listener = listener
