@@ -63,6 +63,16 @@ def test_a_listed_game_between_people_is_live_once_every_seat_is_taken_until_it_
     assert created["id"] not in live_ids(client)  # over: dropped from the list
 
 
+def test_the_rematch_of_a_live_game_is_live_too(client):
+    created = create(client, "crabe-vs-poulpe", 2, seats=OPEN_2, listed=True)
+    tokens = [tokens_of(created)[0], joined(client, created)]
+    client.post(f"/v1/games/{created['id']}/resign", headers=auth(tokens[1]))
+    for token in tokens:
+        answer = client.post(f"/v1/games/{created['id']}/rematch", headers=auth(token))
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["id"] in live_ids(client)
+
+
 def test_games_by_link_or_against_the_ai_alone_are_never_listed_for_passers_by(client):
     by_link = create(client, "crabe-vs-poulpe", 2, seats=OPEN_2, listed=False)
     joined(client, by_link)
