@@ -18,7 +18,8 @@ from tests.service.sse import Listener
 from tests.service.test_api_errors import assert_problem, snapshot
 from tests.service.test_api_leaks import assert_clean
 from tests.service.test_api_players import new_player
-from tests.service.test_api_queue import join as queue, seated
+from tests.service.test_api_queue import join as queue
+from tests.service.test_api_queue import seated
 from tests.service.test_bodies_exact import assert_exact
 
 PEOPLE_2 = [{"type": "human", "name": "Ana"}, {"type": "human", "name": "Bo"}]
@@ -134,7 +135,7 @@ def test_a_spectators_stream_carries_core_view_for_no_seat_and_nothing_more(api,
 def test_a_reaction_is_heard_by_the_other_seat_and_the_spectators_and_is_no_version(api, client):
     created = create(client, "crabe-vs-poulpe", 2, seats=PEOPLE_2)
     tokens, path = tokens_of(created), f"/v1/games/{created['id']}"
-    heard_one = lambda events: any(event.event == "reaction" for event in events)  # noqa: E731
+    heard_one = lambda events: any(event.event == "reaction" for event in events)
     other = Listener(f"{api.url}{path}/events", headers=auth(tokens[1]), until=heard_one)
     spectator = Listener(f"{api.url}{path}/events", until=heard_one)
     wait_for(lambda: other.events and spectator.events)
