@@ -8,6 +8,7 @@ import pytest
 
 from tests.service.archives import drained
 from tests.web.browsing import create_game, game_id_of, open_page
+from tests.web.test_accessibility import violations
 from tests.web.test_after_game import plain, violations_in
 from tests.web.test_french import UNTRANSLATED
 
