@@ -2,27 +2,24 @@
 a passer-by finds a live game on the start page and watches it, the players see them
 counted, and nothing the spectator's page receives (reads and the whole event stream)
 shows more than core's view for no seat; a player's reaction shows on the other pages as
-a bubble, rests 5 s, and a muted page shows none; the profile's chart puts its dates
-under the axis with no two labels overlapping. axe at 1280 and 390 px in English and
-French on each of these screens. One server and one browser for the module."""
+a bubble, rests 5 s, and a muted page shows none. (axe on these screens:
+test_watch_and_react_accessibility.py; the profile's chart over dates:
+test_rating_chart_dates.py.) One server and one browser for the module."""
 
 import json
 import time
 
 import httpx
-import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.service.play import replay_in_core
 from tests.web.browsing import open_page
-from tests.web.test_accessibility import violations
-from tests.web.test_after_game import PRESENCE_MS, plain, seated, violations_in
-from tests.web.test_french import UNTRANSLATED
+from tests.web.test_after_game import PRESENCE_MS, seated
 
 GAME, SEED = "crabe-vs-poulpe", 5
 OPEN_SEAT = [{"type": "human", "name": "Ana"}, {"type": "open"}]
 REST_SECONDS = 5.2  # a seat's one reaction per 5 s, and a margin
-SIZES = [("en-GB", 1280), ("en-GB", 390), ("fr-FR", 1280), ("fr-FR", 390)]
+SIZES = [("en-GB", 1280), ("en-GB", 390), ("fr-FR", 1280), ("fr-FR", 390)]  # axe's screens
 
 
 def auth(token: str) -> dict[str, str]:
@@ -151,86 +148,3 @@ def test_a_reaction_shows_on_the_other_pages_and_a_muted_page_shows_none(web, br
     bo.wait_for_selector(".seat .bubble[data-phrase=thanks]")
     for page in (ana, bo):
         assert page.errors == []
-
-
-@pytest.mark.parametrize("locale,width", SIZES)
-def test_the_watching_and_reacting_screens_pass_axe(web, browser, axe_source, shots, locale,
-                                                    width):
-    game_id, tokens = live_table(web)
-    player = seated(browser, web, game_id, tokens[0], GAME, locale=locale, width=width)
-    other = seated(browser, web, game_id, tokens[1], GAME)
-    react_until_heard(other, "hurry-up", player)
-    found = {"table": violations(player, axe_source)}
-    assert player.evaluate("document.documentElement.scrollWidth") <= width
-    player.screenshot(path=shots / f"reactions-{locale[:2]}-{width}.png", full_page=True)
-    visitor = open_page(browser, f"{web.url}/play", locale=locale, width=width)
-    visitor.locator(f".live li[data-game='{game_id}']").wait_for()
-    found["live list"] = violations_in(visitor, axe_source, ".live")
-    assert visitor.evaluate("document.documentElement.scrollWidth") <= width
-    visitor.locator(".live").screenshot(path=shots / f"live-games-{locale[:2]}-{width}.png")
-    visitor.locator(f"[data-key='watch-{game_id}']").click()
-    visitor.wait_for_selector(".table[data-version] [data-key=mute-reactions]")
-    found["spectator"] = violations(visitor, axe_source)
-    bad = {screen: v for screen, v in found.items() if v}
-    assert bad == {}, json.dumps(bad, indent=1)
-    if locale == "fr-FR":
-        assert player.evaluate(UNTRANSLATED) == [] and visitor.evaluate(UNTRANSLATED) == []
-        assert plain(player.locator(".bubble").inner_text()) == "On accélère\u202f?"
-    for page in (player, other, visitor):
-        assert page.errors == []
-        page.context.close()
-
-
-# The chart drawn from a history of rated games spread over weeks (and one over a single
-# day), put in a profile's place; every pair of its labels is measured as drawn.
-DRAW_CHART = """async ([points, fromStart]) => {
-  const { ratingChart } = await import("/play/js/chart.js");
-  const { NEWCOMER } = await import("/play/js/pools.js");
-  const landmarks = [{ label: "L3", value: 20 }, { label: "L5", value: 21.2 }];
-  const article = document.createElement("article");
-  article.className = "pool test-chart";
-  article.append(ratingChart(fromStart ? [NEWCOMER, ...points] : points, landmarks, fromStart));
-  document.querySelector(".start").prepend(article);
-  const boxes = [...article.querySelectorAll("text")].map((node) => {
-    const r = node.getBoundingClientRect();
-    return { text: node.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom };
-  });
-  return boxes;
-}"""
-
-
-def history(days: list[float]) -> list[dict]:
-    """Rated games ended on these days (of December 2026), rating rising then falling."""
-    points = []
-    for index, day in enumerate(days):
-        mu = 25 + index * 0.8 - (index > len(days) / 2) * index * 0.7
-        points.append({"mu": mu, "sigma": max(8.3 - index * 0.6, 2.5),
-                       "ended_at": f"2026-12-{int(day):02d}T{int(day % 1 * 24):02d}:30:00+00:00"})
-    return points
-
-
-@pytest.mark.parametrize("locale,width", SIZES)
-def test_the_profile_chart_runs_over_dates_with_no_label_over_another(web, browser, axe_source,
-                                                                     shots, locale, width):
-    page = open_page(browser, f"{web.url}/play#/profile", locale=locale, width=width)
-    page.wait_for_selector(".start")
-    over_weeks = history([1, 2, 2.5, 5, 9, 9.5, 10, 16, 22, 23, 28])
-    in_a_day = history([3.1, 3.2, 3.4, 3.5, 3.7])
-    for name, points, from_start in (("weeks", over_weeks, True), ("day", in_a_day, False)):
-        boxes = page.evaluate(DRAW_CHART, [points, from_start])
-        for i, a in enumerate(boxes):
-            for b in boxes[i + 1:]:
-                apart = a["right"] <= b["left"] or b["right"] <= a["left"] or \
-                    a["bottom"] <= b["top"] or b["bottom"] <= a["top"]
-                assert apart, f"{a['text']!r} overlaps {b['text']!r}"
-        chart = page.locator(".test-chart .rating-chart").first
-        texts = chart.locator("text.date").all_text_contents()
-        assert len(texts) >= 2
-        assert any(("Dec" if locale == "en-GB" else "déc") in text for text in texts), texts
-        chart.screenshot(path=shots / f"chart-dates-{name}-{locale[:2]}-{width}.png")
-        assert violations_in(page, axe_source, ".test-chart") == []
-        page.evaluate("() => document.querySelector('.test-chart').remove()")
-    if locale == "fr-FR":
-        assert page.evaluate(UNTRANSLATED) == []
-    assert page.errors == []
-    page.context.close()
