@@ -10,7 +10,7 @@ full: a new game, a challenge and a series as one variant per game and player co
 as one variant per kind of budget, each within this server's limits (service/games/limits.py).
 """
 
-from typing import Any
+from typing import Any, get_args
 
 import core
 import core.ai
@@ -18,6 +18,7 @@ from service.arena.bodies import CHALLENGE_TURN_SECONDS, SERIES_TURN_SECONDS
 from service.config import Settings
 from service.games import bodies
 from service.games.limits import GameLimits
+from service.tournaments.bodies import TOURNAMENT_TURN_SECONDS, Format
 
 REF = "#/components/schemas/{name}"
 NULL = {"type": "null"}
@@ -198,6 +199,25 @@ def queue_variant(game: str, settings: Settings, schemas: dict[str, Any]) -> dic
             "additionalProperties": False}
 
 
+def tournament_variant(game: str, players: int, tournament_format: str, settings: Settings,
+                       schemas: dict[str, Any]) -> dict[str, Any]:
+    """A tournament of one format at tables of players: a round robin's rounds follow from
+    its entrants (none may be asked), a Swiss may ask how many; an entrant enters once."""
+    properties = schemas["TournamentRequest"]["properties"]
+    properties = {
+        **properties, "game": {"const": game}, "format": {"const": tournament_format},
+        "players": {"const": players, "default": 2} if players == 2 else {"const": players},
+        "rounds": NULL if tournament_format == "round-robin" else properties["rounds"],
+        "options": nullable(game_options(game, players, schemas["TableOptions"])),
+        "turn_seconds": turn_seconds(settings, TOURNAMENT_TURN_SECONDS),
+        "entrants": {**properties["entrants"], "items": contestant_id(settings),
+                     "uniqueItems": True}}
+    return {"description": f"A {tournament_format} tournament of {game} at tables of"
+                           f" {players}.", "type": "object", "properties": properties,
+            "required": ["game", "format", *(["players"] if players != 2 else [])],
+            "additionalProperties": False}
+
+
 def one_of(schemas: dict[str, Any], name: str, variants: dict[str, dict[str, Any]]) -> None:
     """schemas[name] as the union of its variants, each a component of its own."""
     described = schemas[name].get("description", "")
@@ -227,6 +247,10 @@ def exact_requests(schemas: dict[str, Any], settings: Settings) -> None:
     one_of(schemas, "SeriesRequest", {
         f"{prefix[game]}{players}": series_variant(game, players, settings, schemas)
         for game, players in tables()})
+    one_of(schemas, "TournamentRequest", {
+        f"{prefix[game]}{players}_{kind.replace('-', '_')}": tournament_variant(
+            game, players, kind, settings, schemas)
+        for game, players in tables() for kind in get_args(Format)})
     one_of(schemas, "QueueRequest", {
         prefix[game]: queue_variant(game, settings, schemas) for game in core.GAMES})
     schemas["SeatSpec"] = seat_spec(settings, schemas)

@@ -58,7 +58,8 @@ type RequestSchema = "CreateGame" | `Create${"CupCrab" | "Cvp"}${number}` | "Sea
   | "SeatHumanOrOpen" | "SeatOfPlayer" | `AiSeatBy${string}` | "Budget" | `BudgetBy${string}`
   | "MoveRequest" | "JoinRequest" | "NewPlayer" | "QueueRequest" | "ChallengeRequest"
   | "SeriesRequest" | "TournamentRequest" | "TableOptions" | `${"Challenge" | "Series"}${"CupCrab" | "Cvp"}${number}`
-  | `Queue${"CupCrab" | "Cvp"}` | "WebhookSpec" | "SecretRotation" | "PresenceRequest";
+  | `Queue${"CupCrab" | "Cvp"}` | "WebhookSpec" | "SecretRotation" | "PresenceRequest"
+  | `Tournament${"CupCrab" | "Cvp"}${number}${"Swiss" | "RoundRobin"}`;
 export type ResponsesRequireWhatIsAlwaysSent = [
   Assert<Same<Exclude<keyof Optional, RequestSchema>,
     "CvpMoveEntry" | "CvpTimeoutEntry" | "CupCrabTimeoutEntry" | "ForfeitEntry"
