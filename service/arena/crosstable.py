@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from service.arena.regression import cross_fitted
+from service.arena.regression import MIN_SAMPLES, cross_fitted
 
 Z95 = 1.96
 
@@ -141,7 +141,8 @@ def fitted(games: list[Played], a: int, b: int,
     y = [sum(2 * score(game.ranks, a, b) - 1 for game in rows) / rotations for rows in deals]
     xs = [[sum(game.luck[a][b] for game in rows) / rotations]  # type: ignore[index]
           for rows in deals]
-    adjusted, plain = estimate(cross_fitted(y, xs), fitted=1), estimate(y)
+    weighed = len(deals) - 1 >= MIN_SAMPLES   # else the weight is 0: the paired estimate
+    adjusted, plain = estimate(cross_fitted(y, xs), fitted=int(weighed)), estimate(y)
     ratio = None
     if plain.variance and adjusted.variance:
         ratio = round(plain.variance / adjusted.variance, 3)

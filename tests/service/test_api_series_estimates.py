@@ -28,11 +28,13 @@ def test_a_series_reports_the_corrected_difference_that_its_replays_recompute(cl
     games = recomputed(client, done)
     assert corrected == estimate([margin - luck for _, margin, luck in games]).body()
     # the fitted estimate: each deal's mean margin less its mean luck times a coefficient
-    # fitted on the other deals (with two deals, too few to fit one: zero)
+    # fitted on the other deals (with two deals, too few to fit one: zero, and the
+    # interval the paired one's)
     deals = [[(m, x) for d, m, x in games if d == deal] for deal in (0, 1)]
     margins = [sum(m for m, _ in rows) / 2 for rows in deals]
     lucks = [[sum(x for _, x in rows) / 2] for rows in deals]
-    assert cell["fitted_difference"] == estimate(cross_fitted(margins, lucks), fitted=1).body()
+    assert cell["fitted_difference"] == estimate(cross_fitted(margins, lucks)).body()
+    assert cell["fitted_difference"] == cell["paired_difference"]
     assert cell["fitted_difference"]["samples"] == 2
 
 

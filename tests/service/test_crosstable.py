@@ -120,4 +120,6 @@ def test_the_fitted_estimate_counts_only_complete_deals_every_game_of_which_was_
     games[0] = Played(0, games[0].ranks, games[0].game_id)   # deal 0: a game not judged
     cell = pair(games[:-1], 0, 1, rotations=2)                # deal 5: a rotation missing
     assert cell["fitted_difference"]["samples"] == 4
+    whole = pair(judged_games(6, sight=1.0, seed=10), 0, 1, rotations=2)
+    assert whole["fitted_difference"] == whole["paired_difference"]   # too few to weigh
     assert pair(games[:2], 0, 1, rotations=2)["fitted_difference"] is None
