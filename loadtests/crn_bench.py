@@ -37,7 +37,7 @@ import core.ai
 from loadtests.aivat_bench import example_policy
 from service.arena.crosstable import deals_for, estimate
 from service.arena.estimates import JUDGE, Seat, luck_terms, seed_of
-from service.arena.regression import cross_fitted
+from service.arena.regression import MIN_SAMPLES, cross_fitted
 from service.games.sessions import Sessions
 
 
@@ -142,8 +142,8 @@ def series(args, run: int, policy_class: Any) -> dict[str, Any]:
             rows.append(row)
         games.append(rows)
         deals.append({k: sum(r[k] for r in rows) / players for k in rows[0] if k != "terms"})
-    return summarize(deals) | {"cpu_s": {k: round(v, 1) for k, v in cost.items()},
-                               "deal_rows": deals, "games": games}
+    return summarize(deals, args.min_samples) | {
+        "cpu_s": {k: round(v, 1) for k, v in cost.items()}, "deal_rows": deals, "games": games}
 
 
 ESTIMATORS = {"plain": [], "baseline_b": ["x_b"], "baseline_a": ["x_a"],
@@ -152,7 +152,7 @@ ESTIMATORS = {"plain": [], "baseline_b": ["x_b"], "baseline_a": ["x_a"],
               "all": ["x_a", "x_b", "x_deal", "x_decisions", "x_draws"]}
 
 
-def summarize(deals: list[dict[str, float]]) -> dict[str, Any]:
+def summarize(deals: list[dict[str, float]], min_samples: int) -> dict[str, Any]:
     y = [row["d"] for row in deals]
     out: dict[str, Any] = {"deals": len(deals)}
     if "x_luck" in deals[0]:   # today's AIVAT: the luck subtracted whole, coefficient 1
@@ -165,8 +165,9 @@ def summarize(deals: list[dict[str, float]]) -> dict[str, Any]:
         if any(r not in deals[0] for r in regressors):
             continue
         xs = [[row[r] for r in regressors] for row in deals]
-        adjusted = cross_fitted(y, xs) if regressors else y
-        found = estimate(adjusted, len(regressors))
+        adjusted = cross_fitted(y, xs, min_samples) if regressors else y
+        weighed = regressors and len(deals) - 1 >= min_samples   # else weights 0: plain
+        found = estimate(adjusted, len(regressors) if weighed else 0)
         out[name] = found.body() | {"variance": round(found.variance or 0, 4),
                                     "deals_for_5_percent": deals_for(found.variance, 0.10)}
     return out
@@ -197,6 +198,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--judge", action="store_true")
     parser.add_argument("--no-baselines", dest="baselines", action="store_false")
+    parser.add_argument("--min-samples", type=int, default=MIN_SAMPLES,
+                        help="deals a weight is fitted on at least (else 0: the plain estimate)")
     parser.add_argument("--out")
     args = parser.parse_args(argv)
     policy_class = example_policy()

@@ -33,15 +33,15 @@ def test_a_cross_fitted_mean_is_unbiased_where_a_coefficient_fitted_in_sample_is
     # drifts far from the truth, 0.3; fitted on the other samples, it stays there.
     rng = random.Random(3)
     in_sample, cross = [], []
-    for _ in range(2000):
-        xs = [[rng.gauss(0, 1)] for _ in range(12)]
+    for _ in range(1000):
+        xs = [[rng.gauss(0, 1)] for _ in range(MIN_SAMPLES + 2)]
         y = [0.3 + 0.5 * x + 0.5 * (x * x - 1) for [x] in xs]
         [slope] = coefficients(y, xs)
         in_sample.append(statistics.mean(y) - slope * statistics.mean(x for [x] in xs))
         cross.append(statistics.mean(cross_fitted(y, xs)))
     error = statistics.stdev(cross) / len(cross) ** 0.5
     assert abs(statistics.mean(cross) - 0.3) < 3 * error
-    assert statistics.mean(in_sample) < 0.3 - 10 * error
+    assert statistics.mean(in_sample) < 0.3 - 5 * error
 
 
 def test_a_term_that_never_varies_or_too_few_samples_weigh_nothing():
