@@ -15,7 +15,9 @@ the pairing cancels too.
 
 Where the series judged its games (service/arena/estimates.py: AIVAT on each replay), each
 game's difference less the luck its judge found is the corrected difference: the same
-expectation, a spread narrower as far as the judge foresees the outcome.
+expectation, a spread narrower as far as the judge foresees the outcome. The fitted
+difference subtracts the luck weighed by least squares on the other deals instead
+(service/arena/regression.py): where the judge foresees little, nearly nothing.
 
 Intervals are the mean +- Student's t quantile times the standard error: with a few deals
 1.96 (the normal's) covers too little (an A/A series of 8 games covered 0 in 32 of 40 runs,
