@@ -26,7 +26,7 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float] | None
 
 
 # Fewer, and a slope's own noise costs more than it removes where the judge sees little:
-# measured (docs/arena.md), a weight fitted on 11 deals left 1.15 times the variance.
+# measured (docs/arena.md), a weight fitted on 11 deals left 1.16 times the variance.
 MIN_SAMPLES = 20
 
 
