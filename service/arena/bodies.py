@@ -91,6 +91,7 @@ class DealsNeeded(msgspec.Struct, kw_only=True):
     paired: int | None
     unpaired: int | None
     corrected: int | None                   # the corrected estimate's; null: no game judged
+    fitted: int | None                      # the fitted estimate's; null: no deal judged
 
 
 class Cell(msgspec.Struct, kw_only=True):
@@ -121,6 +122,12 @@ class Cell(msgspec.Struct, kw_only=True):
     # plain difference over the corrected one's, on those games; null before any is judged.
     corrected_difference: Interval | None
     corrected_variance_ratio: float | None
+    # The paired difference less the judge's luck times a coefficient fitted on the other
+    # deals (least squares, leaving the deal out: unbiased), over the complete deals
+    # judged, with Student's t's interval; and the paired variance over this one's on
+    # those deals; null before a deal is judged.
+    fitted_difference: Interval | None
+    fitted_variance_ratio: float | None
 
 
 class Latency(msgspec.Struct, kw_only=True):

@@ -15,16 +15,22 @@ the pairing cancels too.
 
 Where the series judged its games (service/arena/estimates.py: AIVAT on each replay), each
 game's difference less the luck its judge found is the corrected difference: the same
-expectation, a spread narrower as far as the judge foresees the outcome.
+expectation, a spread narrower as far as the judge foresees the outcome. The fitted
+difference subtracts the luck weighed by least squares on the other deals instead
+(service/arena/regression.py): where the judge foresees little, nearly nothing.
 
-Intervals are mean +- 1.96 standard errors (normal approximation: say so in a report of a
-few deals). `deals_for` says how many deals would bring the half-width to a target.
+Intervals are the mean +- Student's t quantile times the standard error: with a few deals
+1.96 (the normal's) covers too little (an A/A series of 8 games covered 0 in 32 of 40 runs,
+docs/arena.md). `deals_for` says how many deals would bring the half-width to a target
+(many deals: there the normal's 1.96).
 """
 
 import math
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
+
+from service.arena.regression import MIN_SAMPLES, cross_fitted
 
 Z95 = 1.96
 
@@ -54,13 +60,28 @@ class Estimate:
                 "excludes_zero": low is not None and (low > 0 or high < 0)}  # type: ignore[operator]
 
 
-def estimate(samples: list[float]) -> Estimate:
+def t95(df: int) -> float:
+    """Student's t's 97.5% quantile for df degrees of freedom (Abramowitz and Stegun
+    26.7.5 about the normal's: within 0.004 from 3 degrees of freedom, exact below)."""
+    if df < 3:
+        return {1: 12.7062, 2: 4.3027}[df]
+    z, v = 1.959964, float(df)
+    return (z + (z ** 3 + z) / (4 * v) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * v ** 2)
+            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * v ** 3)
+            + (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z)
+            / (92160 * v ** 4))
+
+
+def estimate(samples: list[float], fitted: int = 0) -> Estimate:
+    """The samples' mean and its 95% interval, by Student's t with a degree of freedom
+    fewer for each coefficient fitted (cross_fitted's); no interval without one left."""
     n = len(samples)
     mean = sum(samples) / n if n else 0.0
     if n < 2:
         return Estimate(mean, None, n, None)
     variance = sum((x - mean) ** 2 for x in samples) / (n - 1)
-    return Estimate(mean, Z95 * math.sqrt(variance / n), n, variance)
+    df = n - 1 - fitted
+    return Estimate(mean, t95(df) * math.sqrt(variance / n) if df >= 1 else None, n, variance)
 
 
 def score(ranks: dict[int, int], a: int, b: int) -> float:
@@ -104,6 +125,32 @@ def judged(games: list[Played], a: int, b: int) -> tuple[Estimate | None, float 
     return corrected, ratio
 
 
+def fitted(games: list[Played], a: int, b: int,
+           rotations: int) -> tuple[Estimate | None, float | None]:
+    """Each complete deal's mean difference of a against b less its games' mean luck
+    times a coefficient fitted on the other deals (regression.cross_fitted), over the
+    deals judged; and the paired variance over this one's on those deals (None where
+    unknown). Where the judge sees little of the luck the coefficient is near zero and
+    the estimate near the paired one, which subtracting the whole luck (the corrected
+    estimate) would make worse; where it sees much, near one."""
+    by_deal: dict[int, list[Played]] = {}
+    for game in games:
+        by_deal.setdefault(game.deal, []).append(game)
+    deals = [rows for rows in by_deal.values()
+             if len(rows) == rotations and all(game.luck is not None for game in rows)]
+    if not deals:
+        return None, None
+    y = [sum(2 * score(game.ranks, a, b) - 1 for game in rows) / rotations for rows in deals]
+    xs = [[sum(game.luck[a][b] for game in rows) / rotations]  # type: ignore[index]
+          for rows in deals]
+    weighed = len(deals) - 1 >= MIN_SAMPLES   # else the weight is 0: the paired estimate
+    adjusted, plain = estimate(cross_fitted(y, xs), fitted=int(weighed)), estimate(y)
+    ratio = None
+    if plain.variance and adjusted.variance:
+        ratio = round(plain.variance / adjusted.variance, 3)
+    return adjusted, ratio
+
+
 def pair(games: list[Played], a: int, b: int, rotations: int) -> dict[str, Any]:
     """The crosstable's cell of a against b."""
     both = [game for game in games if a in game.ranks and b in game.ranks]
@@ -113,6 +160,7 @@ def pair(games: list[Played], a: int, b: int, rotations: int) -> dict[str, Any]:
     points = both_ways(scored, [game.scores[a] - game.scores[b] for game in scored],  # type: ignore[index]
                        rotations) if scored and len(scored) == len(both) else None
     corrected, corrected_ratio = judged(both, a, b)
+    regressed, regressed_ratio = fitted(both, a, b, rotations)
     wins = sum(1 for game in both if game.ranks[a] < game.ranks[b])
     draws = sum(1 for game in both if game.ranks[a] == game.ranks[b])
     return {
@@ -128,10 +176,14 @@ def pair(games: list[Played], a: int, b: int, rotations: int) -> dict[str, Any]:
             "paired": deals_for(paired.variance, 0.10),
             "unpaired": deals_for(unpaired.variance, 0.10, rotations),
             "corrected": None if corrected is None
-            else deals_for(corrected.variance, 0.10, rotations)},
+            else deals_for(corrected.variance, 0.10, rotations),
+            "fitted": None if regressed is None else deals_for(regressed.variance, 0.10)},
         # the difference less each game's luck (AIVAT), over the games judged (else null)
         "corrected_difference": None if corrected is None else corrected.body(),
         "corrected_variance_ratio": corrected_ratio,
+        # the paired difference less the judge's luck weighed as fitted on other deals
+        "fitted_difference": None if regressed is None else regressed.body(),
+        "fitted_variance_ratio": regressed_ratio,
         # a's points minus b's, where the game scores points (else null)
         "points_difference": None if points is None else points[0].body(),
         "paired_points_difference": None if points is None else points[1].body(),

@@ -83,19 +83,34 @@ def luck(judge: Judge, initial: Any, entries: list[dict[str, Any]], seats: list[
     core.from_snapshot of its replay's first position: what is still to be drawn is
     drawn again before anything is judged, so either gives the same figures), entries
     its log (its replay's entries do as well), options its creation options."""
+    total = [[0.0] * initial.players for _ in range(initial.players)]
+    for _, _, term in luck_terms(judge, initial, entries, seats, game_id, options):
+        total = _plus(total, term)
+    return total
+
+
+def luck_terms(judge: Judge, initial: Any, entries: list[dict[str, Any]], seats: list[Seat],
+               game_id: str, options: dict[str, Any] | None = None
+               ) -> list[tuple[str, int, Margins]]:
+    """Every term of the game's luck: ("deal", -1, ...), then ("decisions" or "draws",
+    the move's number, ...) for each move that had one (each of expectation zero given
+    what came before, so any part of them may be weighed on its own: loadtests/crn_bench.py
+    measures how)."""
     state = initial.clone()
-    total = _deal_luck(judge, state, game_id, options)
+    terms = [("deal", -1, _deal_luck(judge, state, game_id, options))]
     moves = [entry for entry in entries if "move" in entry]
     for step, entry in enumerate(moves):
         seat = entry["seat"]
         strategy = seats[seat].strategy if entry.get("kind", "move") == "move" else None
         history = [Sessions.visible_entry(state, dict(past), seat) for past in moves[:step]]
-        for term in _step_luck(judge, state, seat, entry["move"], strategy, history,
-                               (game_id, step)):
-            if term is not None:
-                total = _plus(total, term)
+        decision, draw = _step_luck(judge, state, seat, entry["move"], strategy, history,
+                                    (game_id, step))
+        if decision is not None:
+            terms.append(("decisions", step, decision))
+        if draw is not None:
+            terms.append(("draws", step, draw))
         state.apply(seat, entry["move"])
-    return total
+    return terms
 
 
 def _value(judge: Judge, state: Any, key: tuple) -> Margins:

@@ -1,12 +1,14 @@
 """A series' variance-reduced estimate over the real API: its judge fixed and shown from
 the start, each game's luck found on its replay, the corrected difference and the deals
-it needs beside the plain ones, and every figure recomputed from the replays alone."""
+it needs beside the plain ones, the fitted estimate beside it, and every figure recomputed
+from the replays alone."""
 
 import httpx
 
 import core
 from service.arena.crosstable import estimate
 from service.arena.estimates import Judge, Seat, luck
+from service.arena.regression import cross_fitted
 from tests.service.test_api_players import new_player
 from tests.service.test_api_series import finished, games_of, start
 
@@ -23,12 +25,22 @@ def test_a_series_reports_the_corrected_difference_that_its_replays_recompute(cl
     assert corrected["samples"] == 4 and corrected["low"] <= corrected["mean"] <= corrected["high"]
     assert cell["deals_for_5_percent"]["corrected"] >= 1
     assert cell["corrected_variance_ratio"] is None or cell["corrected_variance_ratio"] > 0
-    assert corrected == estimate(recomputed(client, done)).body()
+    games = recomputed(client, done)
+    assert corrected == estimate([margin - luck for _, margin, luck in games]).body()
+    # the fitted estimate: each deal's mean margin less its mean luck times a coefficient
+    # fitted on the other deals (with two deals, too few to fit one: zero, and the
+    # interval the paired one's)
+    deals = [[(m, x) for d, m, x in games if d == deal] for deal in (0, 1)]
+    margins = [sum(m for m, _ in rows) / 2 for rows in deals]
+    lucks = [[sum(x for _, x in rows) / 2] for rows in deals]
+    assert cell["fitted_difference"] == estimate(cross_fitted(margins, lucks)).body()
+    assert cell["fitted_difference"] == cell["paired_difference"]
+    assert cell["fitted_difference"]["samples"] == 2
 
 
-def recomputed(client: httpx.Client, series: dict) -> list[float]:
-    """Contestant 0's corrected margin over contestant 1 in each game, from the replays and
-    the series' judge: what anyone can check."""
+def recomputed(client: httpx.Client, series: dict) -> list[tuple[int, int, float]]:
+    """Each game's deal, contestant 0's margin over contestant 1 and the luck in it, from
+    the replays and the series' judge: what anyone can check."""
     judge = Judge(**series["judge"])
     levels = [int(c["id"].removeprefix("ai-")) for c in series["contestants"]]
     margins = []
@@ -42,5 +54,5 @@ def recomputed(client: httpx.Client, series: dict) -> list[float]:
         a, b = who.index(0), who.index(1)
         rank = {seat["contestant"]: seat["rank"] for seat in game["seats"]}
         margin = (rank[0] < rank[1]) - (rank[0] > rank[1])
-        margins.append(margin - round(found[a][b], 6))
+        margins.append((game["deal"], margin, round(found[a][b], 6)))
     return margins

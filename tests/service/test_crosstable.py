@@ -3,7 +3,7 @@
 import math
 import random
 
-from service.arena.crosstable import Played, crosstable, deals_for, estimate, pair
+from service.arena.crosstable import Played, crosstable, deals_for, estimate, pair, t95
 
 
 def test_a_score_counts_a_win_one_a_draw_half_and_the_difference_is_twice_less_one():
@@ -15,11 +15,24 @@ def test_a_score_counts_a_win_one_a_draw_half_and_the_difference_is_twice_less_o
     assert cell["games"] == 4 and cell["deals"] == 2
 
 
-def test_the_interval_is_the_mean_plus_or_minus_1_96_standard_errors():
+def test_the_interval_is_the_mean_plus_or_minus_students_t_standard_errors():
     found = estimate([1.0, -1.0, 1.0, 1.0])
     standard_error = math.sqrt(1.0 / 4)  # sample variance 1, four samples
-    assert math.isclose(found.half_width, 1.96 * standard_error)
+    assert math.isclose(found.half_width, 3.1786 * standard_error, rel_tol=1e-4)  # t, 3 df
     assert estimate([1.0]).half_width is None
+
+
+def test_students_t_meets_its_table_and_tends_to_the_normal():
+    table = {1: 12.706, 2: 4.303, 4: 2.776, 7: 2.365, 9: 2.262, 20: 2.086, 39: 2.023}
+    for df, quantile in table.items():
+        assert abs(t95(df) - quantile) < 0.002, df
+    assert 1.96 < t95(10_000) < 1.961
+
+
+def test_each_fitted_coefficient_costs_a_degree_of_freedom():
+    samples = [0.3, -0.2, 0.9, 0.1, -0.4]
+    assert estimate(samples, fitted=2).half_width > estimate(samples).half_width
+    assert estimate(samples, fitted=4).half_width is None
 
 
 def test_paired_deals_cancel_the_luck_of_the_deal_and_say_how_much():
@@ -71,3 +84,42 @@ def test_points_are_compared_like_ranks_where_every_game_scores_them():
     assert cell["paired_points_difference"]["samples"] == 2
     without = pair([Played(g.deal, g.ranks, g.game_id) for g in games], 0, 1, rotations=2)
     assert without["points_difference"] is None and without["points_variance_ratio"] is None
+
+
+def judged_games(deals: int, sight: float, seed: int) -> list[Played]:
+    """Games of a a little better than b, whose result follows a luck of expectation
+    zero; the judge found that luck where sight is 1, noise of its own where it is 0."""
+    rng, games = random.Random(seed), []
+    for deal in range(deals):
+        for rotation in range(2):
+            luck = rng.gauss(0, 1)
+            a_wins = luck + 0.2 > 0
+            found = sight * luck + (1 - sight) * rng.gauss(0, 0.5)
+            games.append(Played(deal, {0: 1 if a_wins else 2, 1: 2 if a_wins else 1},
+                                f"{deal}-{rotation}", luck={0: {1: found}, 1: {0: -found}}))
+    return games
+
+
+def test_the_fitted_estimate_weighs_the_luck_the_judge_sees_and_needs_fewer_deals():
+    cell = pair(judged_games(300, sight=1.0, seed=8), 0, 1, rotations=2)
+    assert cell["fitted_variance_ratio"] > 2
+    assert cell["fitted_difference"]["samples"] == 300
+    assert cell["deals_for_5_percent"]["fitted"] < cell["deals_for_5_percent"]["paired"] / 2
+
+
+def test_a_judge_that_sees_nothing_costs_the_fitted_estimate_almost_nothing():
+    # Subtracting the judge's noise whole (corrected) widens the interval; weighed by
+    # its fitted coefficient, near zero, it leaves the paired estimate as it was.
+    cell = pair(judged_games(300, sight=0.0, seed=9), 0, 1, rotations=2)
+    assert cell["corrected_variance_ratio"] < 0.9
+    assert 0.95 < cell["fitted_variance_ratio"] <= 1.0
+
+
+def test_the_fitted_estimate_counts_only_complete_deals_every_game_of_which_was_judged():
+    games = judged_games(6, sight=1.0, seed=10)
+    games[0] = Played(0, games[0].ranks, games[0].game_id)   # deal 0: a game not judged
+    cell = pair(games[:-1], 0, 1, rotations=2)                # deal 5: a rotation missing
+    assert cell["fitted_difference"]["samples"] == 4
+    whole = pair(judged_games(6, sight=1.0, seed=10), 0, 1, rotations=2)
+    assert whole["fitted_difference"] == whole["paired_difference"]   # too few to weigh
+    assert pair(games[:2], 0, 1, rotations=2)["fitted_difference"] is None
