@@ -40,14 +40,10 @@ cdef extern from "<pthread.h>" nogil:
 ALGORITHMS = ("ismcts", "flat")
 # Playouts: uniformly random moves, or the game's rules of thumb (vtable.policy_playout).
 PLAYOUTS = ("random", "policy")
-# Rewards backed up: the victory share (vtable.rewards), or one that keeps the table's
-# order too (vtable.rank_rewards: the same with two players).
+# Rewards backed up: the victory share (vtable.rewards), one that keeps the table's
+# order too (vtable.rank_rewards: the same with two players), or one that keeps the
+# final scores' margins too (vtable.margin_rewards).
 REWARDS = ("win", "rank", "margin")
-# The other seats' hidden moves in the tree (a secret simultaneous selection): drawn
-# uniformly; or chosen by decoupled UCB, each seat by its own statistics at the node where
-# they are drawn, at every node ("decoupled") or at the root only ("root": the selection
-# the observer is deciding now is searched as a simultaneous move, later ones are drawn).
-HIDDEN_MOVES = ("random", "decoupled", "root")
 
 cdef enum:
     ALG_ISMCTS = 0
@@ -55,10 +51,6 @@ cdef enum:
     TIME_CHECK_EVERY = 16       # iterations between clock reads in a timed search
     NODE_BUDGET = 1 << 23       # nodes for all trees of one search (32 bytes each: 256 MiB)
     SQRT_LOG_TABLE = 1 << 16
-    SIDE = 64                   # Node.actor of a hidden move's statistics: SIDE + seat
-    HID_RANDOM = 0
-    HID_DECOUPLED = 1
-    HID_ROOT = 2
 
 
 # sqrt(log(n)) for the availability counts most nodes have: UCB without a log per child.
@@ -98,9 +90,6 @@ ctypedef struct Worker:
     int algorithm
     vt_playout_fn playout       # vt.playout or vt.policy_playout
     vt_rewards_fn rewards       # vt.rewards, vt.rank_rewards or vt.margin_rewards
-    int hidden                  # HID_*: how the other seats' hidden moves are chosen
-    int32_t* side               # the hidden moves' statistics nodes of this iteration
-    int n_side
     double c                    # exploration constant
     long budget                 # iterations to run (0: run until the deadline)
     double deadline             # CLOCK_MONOTONIC seconds (0: no deadline)
@@ -132,9 +121,8 @@ cdef inline double _thread_cpu() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
-cdef inline int _next_decision(Worker* w, int32_t node) noexcept nogil:
-    """Plays the observer's unseen moves, at random or by decoupled UCB at `node` (as
-    w.hidden says; -1: at random); the next seat to decide, or -1."""
+cdef inline int _next_decision(Worker* w) noexcept nogil:
+    """Plays the observer's unseen moves at random; the next seat to decide, or -1."""
     cdef const GameVTable* vt = w.vt
     cdef int actor, n
     while True:
@@ -144,10 +132,7 @@ cdef inline int _next_decision(Worker* w, int32_t node) noexcept nogil:
         n = vt.legal_actions(w.work, actor, w.legal)
         if n == 0:                      # a game that breaks its vtable's promise
             return -1
-        if node >= 0 and (w.hidden == HID_DECOUPLED or (w.hidden == HID_ROOT and node == 0)):
-            vt.apply_action(w.work, actor, _decoupled_pick(w, node, actor, n))
-        else:
-            vt.apply_action(w.work, actor, w.legal[rng_below(&w.rng, n)])
+        vt.apply_action(w.work, actor, w.legal[rng_below(&w.rng, n)])
 
 
 cdef int32_t _new_node(Worker* w, int32_t parent, int actor, int action) noexcept nogil:
@@ -176,74 +161,48 @@ cdef int32_t _new_node(Worker* w, int32_t parent, int actor, int action) noexcep
     return w.n_nodes - 1
 
 
-cdef inline int32_t _ucb_choice(Worker* w, int32_t node, int actor, int n,
-                                int* untried) noexcept nogil:
-    """UCB with availability among the children of `node` made by `actor` (a Node.actor
-    value) for the n moves of w.legal: the best child, or -1, with the moves that have no
-    child yet compacted to the front of w.legal and counted in *untried."""
-    cdef Node* nodes = w.nodes
-    cdef int32_t child, best = -1
-    cdef int i, action
-    cdef double score, best_score = -1e300
-    child = nodes[node].first_child
-    while child >= 0:
-        if nodes[child].actor == actor:
-            w.child_of[nodes[child].action] = child
-        child = nodes[child].next_sibling
-    untried[0] = 0
-    for i in range(n):
-        action = w.legal[i]
-        child = w.child_of[action]
-        if child < 0:
-            w.legal[untried[0]] = action    # untried <= i: compacting in place is safe
-            untried[0] += 1
-        else:
-            nodes[child].avail += 1
-            score = (nodes[child].reward / nodes[child].visits
-                     + w.c * _sqrt_log(nodes[child].avail) * nodes[child].inv_sqrt_visits)
-            if score > best_score:
-                best_score = score
-                best = child
-    child = nodes[node].first_child
-    while child >= 0:
-        w.child_of[nodes[child].action] = -1
-        child = nodes[child].next_sibling
-    return best
-
-
-cdef int _decoupled_pick(Worker* w, int32_t node, int actor, int n) noexcept nogil:
-    """A hidden move of `actor` at `node` by its own UCB statistics there (side nodes:
-    statistics only, no tree edge, so nothing below depends on the move)."""
-    cdef int untried, action
-    cdef int32_t child = _ucb_choice(w, node, SIDE + actor, n, &untried)
-    if untried:
-        action = w.legal[rng_below(&w.rng, untried)]
-        child = _new_node(w, node, SIDE + actor, action)
-        if child < 0:                   # the tree is full: a random move, unrecorded
-            return action
-    w.side[w.n_side] = child
-    w.n_side += 1
-    return w.nodes[child].action
-
-
 cdef void _iterate_ismcts(Worker* w) noexcept nogil:
     """One ISMCTS-SO iteration (once the tree is full, the playout starts at its leaf)."""
     cdef const GameVTable* vt = w.vt
     cdef Node* nodes
     cdef int32_t node = 0, child, best
     cdef int depth = 0, actor, n, i, untried, action
+    cdef double score, best_score
     vt.determinize(w.root, w.observer, w.info, &w.rng, w.work)
     w.path[0] = 0
-    w.n_side = 0
     while True:
-        actor = _next_decision(w, node)
+        actor = _next_decision(w)
         if actor < 0:
             break
         n = vt.legal_actions(w.work, actor, w.legal)
         if n == 0:                      # a game that breaks its vtable's promise
             break
-        best = _ucb_choice(w, node, actor, n, &untried)
         nodes = w.nodes
+        child = nodes[node].first_child
+        while child >= 0:
+            if nodes[child].actor == actor:
+                w.child_of[nodes[child].action] = child
+            child = nodes[child].next_sibling
+        untried = 0
+        best = -1
+        best_score = -1e300
+        for i in range(n):
+            action = w.legal[i]
+            child = w.child_of[action]
+            if child < 0:
+                w.legal[untried] = action    # untried <= i: compacting in place is safe
+                untried += 1
+            else:
+                nodes[child].avail += 1
+                score = (nodes[child].reward / nodes[child].visits
+                         + w.c * _sqrt_log(nodes[child].avail) * nodes[child].inv_sqrt_visits)
+                if score > best_score:
+                    best_score = score
+                    best = child
+        child = nodes[node].first_child
+        while child >= 0:
+            w.child_of[nodes[child].action] = -1
+            child = nodes[child].next_sibling
         if untried:
             action = w.legal[rng_below(&w.rng, untried)]
             child = _new_node(w, node, actor, action)
@@ -265,11 +224,6 @@ cdef void _iterate_ismcts(Worker* w) noexcept nogil:
         nodes[node].visits += 1
         nodes[node].inv_sqrt_visits = 1.0 / sqrt(<double>nodes[node].visits)
         nodes[node].reward += w.reward[nodes[node].actor]
-    for i in range(w.n_side):
-        node = w.side[i]
-        nodes[node].visits += 1
-        nodes[node].inv_sqrt_visits = 1.0 / sqrt(<double>nodes[node].visits)
-        nodes[node].reward += w.reward[nodes[node].actor - SIDE]
 
 
 cdef void _iterate_flat(Worker* w) noexcept nogil:
@@ -277,7 +231,7 @@ cdef void _iterate_flat(Worker* w) noexcept nogil:
     cdef const GameVTable* vt = w.vt
     cdef int actor, n, i, action, pick
     vt.determinize(w.root, w.observer, w.info, &w.rng, w.work)
-    actor = _next_decision(w, -1)
+    actor = _next_decision(w)
     if actor < 0:
         return
     n = vt.legal_actions(w.work, actor, w.legal)
@@ -356,12 +310,11 @@ cdef int _alloc(Worker* w, const GameVTable* vt, long nodes) noexcept:
     w.legal = <uint16_t*>malloc((vt.max_legal + 1) * sizeof(uint16_t))
     w.child_of = <int32_t*>malloc(vt.n_actions * sizeof(int32_t))
     w.path = <int32_t*>malloc((vt.max_depth + 2) * sizeof(int32_t))
-    w.side = <int32_t*>malloc((vt.max_depth + 2) * sizeof(int32_t))
     w.reward = <double*>calloc(VT_MAX_PLAYERS, sizeof(double))
     w.flat_visits = <long*>calloc(vt.n_actions, sizeof(long))
     w.flat_reward = <double*>calloc(vt.n_actions, sizeof(double))
     if (w.nodes == NULL or w.work == NULL or w.legal == NULL or w.child_of == NULL
-            or w.path == NULL or w.side == NULL or w.reward == NULL or w.flat_visits == NULL
+            or w.path == NULL or w.reward == NULL or w.flat_visits == NULL
             or w.flat_reward == NULL):
         return -1
     for i in range(vt.n_actions):
@@ -379,7 +332,7 @@ cdef int _alloc(Worker* w, const GameVTable* vt, long nodes) noexcept:
 
 
 cdef void _release(Worker* w) noexcept:
-    free(w.nodes); free(w.work); free(w.legal); free(w.child_of); free(w.path); free(w.side)
+    free(w.nodes); free(w.work); free(w.legal); free(w.child_of); free(w.path)
     free(w.reward); free(w.flat_visits); free(w.flat_reward)
 
 
@@ -398,7 +351,7 @@ cdef void _check_position(const GameVTable* vt, bytes state, object info, bytes 
 def search(object vtable, bytes state, int observer, info=None, *, long iterations=0,
            double time_ms=0, str algorithm="ismcts", double exploration=0.7,
            unsigned long long seed=0, int threads=1, str playout="random",
-           str reward="win", str hidden="random") -> dict:
+           str reward="win") -> dict:
     """Searches the observer's move in `state` (the game's C state as bytes).
 
     Exactly one of iterations (in all, shared out among the threads) and time_ms (for
@@ -423,8 +376,6 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
     _check_position(vt, state, info, info_bytes, playout)
     if reward not in REWARDS:
         raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
-    if hidden not in HIDDEN_MOVES:
-        raise ValueError(f"hidden must be one of {HIDDEN_MOVES}, got {hidden!r}")
     if (iterations > 0) == (time_ms > 0) or iterations < 0 or time_ms < 0:
         raise ValueError("give exactly one of iterations and time_ms, positive")
     if threads < 1:
@@ -446,7 +397,6 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
             w.playout = vt.policy_playout if playout == "policy" else vt.playout
             w.rewards = (vt.rank_rewards if reward == "rank" else vt.margin_rewards
                          if reward == "margin" else vt.rewards)
-            w.hidden = HIDDEN_MOVES.index(hidden)
             w.c = exploration
             w.budget = iterations // threads + (t < iterations % threads) if iterations else 0
             rng_seed(&w.rng, rng_next(&master))
@@ -476,9 +426,6 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
             else:
                 child = w.nodes[0].first_child
                 while child >= 0:
-                    if w.nodes[child].actor >= SIDE:    # another seat's hidden move
-                        child = w.nodes[child].next_sibling
-                        continue
                     visits[w.nodes[child].action] += w.nodes[child].visits
                     rewards[w.nodes[child].action] += w.nodes[child].reward
                     child = w.nodes[child].next_sibling
