@@ -40,10 +40,9 @@ cdef extern from "<pthread.h>" nogil:
 ALGORITHMS = ("ismcts", "flat")
 # Playouts: uniformly random moves, or the game's rules of thumb (vtable.policy_playout).
 PLAYOUTS = ("random", "policy")
-# Rewards backed up: the victory share (vtable.rewards), one that keeps the table's
-# order too (vtable.rank_rewards: the same with two players), or one that keeps the
-# final scores' margins too (vtable.margin_rewards).
-REWARDS = ("win", "rank", "margin")
+# Rewards backed up: the victory share (vtable.rewards), or one that keeps the table's
+# order too (vtable.rank_rewards: the same with two players).
+REWARDS = ("win", "rank")
 
 cdef enum:
     ALG_ISMCTS = 0
@@ -89,7 +88,7 @@ ctypedef struct Worker:
     int observer
     int algorithm
     vt_playout_fn playout       # vt.playout or vt.policy_playout
-    vt_rewards_fn rewards       # vt.rewards, vt.rank_rewards or vt.margin_rewards
+    vt_rewards_fn rewards       # vt.rewards or vt.rank_rewards
     double c                    # exploration constant
     long budget                 # iterations to run (0: run until the deadline)
     double deadline             # CLOCK_MONOTONIC seconds (0: no deadline)
@@ -395,8 +394,7 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
             w.observer = observer
             w.algorithm = alg
             w.playout = vt.policy_playout if playout == "policy" else vt.playout
-            w.rewards = (vt.rank_rewards if reward == "rank" else vt.margin_rewards
-                         if reward == "margin" else vt.rewards)
+            w.rewards = vt.rank_rewards if reward == "rank" else vt.rewards
             w.c = exploration
             w.budget = iterations // threads + (t < iterations % threads) if iterations else 0
             rng_seed(&w.rng, rng_next(&master))

@@ -82,9 +82,6 @@ ctypedef struct GameVTable:
     # Rewards in [0, 1] that keep the order of the table, not only who won (see
     # core/games/cupcrab/search.pyx); with two players the same as `rewards`.
     vt_rewards_fn rank_rewards
-    # Rewards in [0, 1] that keep the margins of the final scores too, not only the order
-    # (see core/games/cupcrab/search.pyx); a game without scores gives `rank_rewards`.
-    vt_rewards_fn margin_rewards
     vt_deal_fn deal
     vt_decider_fn decider
     vt_observation_size_fn observation_size

@@ -1,4 +1,4 @@
-"""The search's variants (policy playouts, rank and margin rewards) and the judge, core.ai.evaluate:
+"""The search's variants (policy playouts, rank rewards) and the judge, core.ai.evaluate:
 legal, repeatable, honest (twins get the same answers), strict about their parameters."""
 
 import pytest
@@ -10,8 +10,7 @@ from tests.ai.cvp_twins import view_twin
 from tests.ai.positions import GAME, hidden_twin, random_position
 from tests.ai.test_cvp_ai import history, positions
 
-VARIANTS = [{"playout": "policy"}, {"reward": "rank"}, {"playout": "policy", "reward": "rank"},
-            {"playout": "policy", "reward": "margin"}]
+VARIANTS = [{"playout": "policy"}, {"reward": "rank"}, {"playout": "policy", "reward": "rank"}]
 
 
 def _strip(out):
@@ -83,24 +82,6 @@ def test_the_policy_playouts_are_the_game_s_rules_of_thumb_not_its_random_ones(g
     assert _strip(a)["stats"] != _strip(b)["stats"]
 
 
-def test_margin_rewards_change_two_player_cup_the_crab_where_rank_rewards_do_not():
-    # Rank rewards are the victory share with two players; margin rewards also weigh by how
-    # many points the victory or the defeat was.
-    state = core.new_game(GAME, 2, seed=5)
-    win, rank, margin = (_strip(core.ai.suggest(state, 0, iterations=400, seed=2,
-                                                playout="policy", reward=reward))
-                         for reward in ("win", "rank", "margin"))
-    assert win == rank
-    assert margin["stats"] != win["stats"]
-
-
-def test_crabe_vs_poulpe_has_no_scores_so_its_margin_reward_is_the_victory():
-    state = core.new_game("crabe-vs-poulpe", 2, seed=5)
-    seat = state.to_move[0]
-    assert _strip(core.ai.suggest(state, seat, iterations=400, seed=2, reward="margin")) == (
-        _strip(core.ai.suggest(state, seat, iterations=400, seed=2)))
-
-
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("players", [2, 4, 5])
 def test_every_variant_reports_only_the_seat_s_own_legal_moves(players, variant):
@@ -164,7 +145,7 @@ def test_the_same_seed_repeats_an_evaluation_and_another_seed_samples_again():
 @pytest.mark.parametrize("kwargs, message", [
     ({"playout": "greedy"}, "playout must be one of random, policy"),
     ({"playout": 7}, "playout must be one of random, policy"),
-    ({"reward": "score"}, "reward must be one of win, rank, margin"),
+    ({"reward": "score"}, "reward must be one of win, rank"),
 ])
 def test_an_unknown_variant_is_refused_by_name(kwargs, message):
     state = core.new_game(GAME, 3, seed=1)

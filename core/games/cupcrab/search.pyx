@@ -27,9 +27,6 @@ from core.vtable cimport GameVTable, VTABLE_CAPSULE
 import struct
 
 NAME = "cup-the-crab"
-cdef enum:
-    MARGIN_SPAN = 40            # score points that separate a full margin reward from 1/2
-
 INFO_SIZE = 2 * CC_MAX_PLAYERS          # a uint16 kind mask per seat (see hand_allow)
 ALL_KINDS = (1 << CC_KINDS) - 1
 
@@ -109,25 +106,6 @@ cdef void _rank_rewards(const void* s, double* out) noexcept nogil:
         out[seat] = 0.5 * out[seat] + 0.5 * above / (st.players - 1)
 
 
-cdef void _margin_rewards(const void* s, double* out) noexcept nogil:
-    """Half the victory share, half the mean over the other seats of a soft comparison
-    of the final scores: 1/2 when level, plus or minus MARGIN_SPAN points' worth of the
-    difference (clipped to [0, 1]).  Unlike _rank_rewards it also tells a close second
-    from a distant one, and a big win from a narrow one, with two players too."""
-    cdef const CCState* st = <const CCState*>s
-    cdef int seat, other
-    cdef double soft, total
-    _rewards(s, out)
-    for seat in range(st.players):
-        total = 0
-        for other in range(st.players):
-            if other != seat:
-                soft = 0.5 + (<double>st.seats[seat].score - st.seats[other].score) / (
-                    2 * MARGIN_SPAN)
-                total += 0.0 if soft < 0 else 1.0 if soft > 1 else soft
-        out[seat] = 0.5 * out[seat] + 0.5 * total / (st.players - 1)
-
-
 # -- the batched vector -------------------------------------------------------------
 
 cdef void _deal(void* s, const void* like, int first_player, Rng* rng) noexcept nogil:
@@ -169,7 +147,6 @@ VTABLE.determinize = _determinize
 VTABLE.playout = _playout
 VTABLE.policy_playout = _policy_playout
 VTABLE.rank_rewards = _rank_rewards
-VTABLE.margin_rewards = _margin_rewards
 VTABLE.deal = _deal
 VTABLE.decider = _decider
 VTABLE.observation_size = cc_observation_size

@@ -303,7 +303,6 @@ VTABLE.determinize = _determinize
 VTABLE.playout = _playout
 VTABLE.policy_playout = _policy_playout
 VTABLE.rank_rewards = _rewards       # two players: the winner's rank is the reward
-VTABLE.margin_rewards = _rewards     # no scores: who got rid of its cards first
 VTABLE.deal = _deal_like
 VTABLE.decider = _decider
 VTABLE.observation_size = _observation_size
