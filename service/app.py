@@ -33,6 +33,7 @@ from service.matchmaking.parts import MatchmakingParts
 from service.parts import Hook, Part, providers
 from service.players.parts import PlayerParts
 from service.replica import debug, tracing
+from service.replica.api_metrics import metrics_route
 from service.replica.observe import STATS, LateBodies, observer
 from service.replica.parts import ReplicaParts
 from service.reviews.parts import ReviewParts
@@ -77,7 +78,9 @@ def _parts(settings: Settings, store: Store, database: Database) -> list[Part]:
             replica.part(store), players.part(), webhooks.part(), matchmaking.part(),
             reviews.part(), arena.part(), tournaments.part(),
             Part(routes=[static_files(SWAGGER_ASSETS, Path(swagger_ui_path), "swagger-assets"),
-                         *play_routes(), *(debug.ROUTES if settings.debug_gc else ())],
+                         *play_routes(), *(debug.ROUTES if settings.debug_gc else ()),
+                         *([metrics_route(settings.metrics_token)]
+                           if settings.metrics_on_api_port else [])],
                  # a stopping worker's last requests are counted, its last spans sent
                  stop=[STATS.flush, tracing.stop])]
 

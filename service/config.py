@@ -116,6 +116,7 @@ class Settings:
     metrics_host: str = "127.0.0.1"  # METRICS_HOST: where /metrics is served, apart from the API
     metrics_port: int = 0            # METRICS_PORT: its port; 0: no metrics served
     metrics_token: str = ""          # METRICS_TOKEN: if set, /metrics wants it as a bearer token
+    metrics_on_api_port: bool = False  # METRICS_ON_API_PORT=1: /metrics on the API's port too
     # Webhook bots (service/webhooks, docs/arena.md): where the server may call out, and how.
     webhook_hosts: tuple[str, ...] = ("*",)  # WEBHOOK_HOSTS: names a webhook may name; empty: off
     webhook_networks: str = ""       # WEBHOOK_NETWORKS: private, loopback... networks allowed
@@ -161,6 +162,8 @@ class Settings:
             metrics_host=env.get("METRICS_HOST") or cls.metrics_host,
             metrics_port=_int(env, "METRICS_PORT", cls.metrics_port, 0, 65535),
             metrics_token=env.get("METRICS_TOKEN", ""),
+            metrics_on_api_port=env.get("METRICS_ON_API_PORT", "0") not in ("0", "false", "no",
+                                                                            ""),
             webhook_hosts=_hosts(env.get("WEBHOOK_HOSTS", "*")),
             webhook_networks=_webhook_networks(env.get("WEBHOOK_NETWORKS", "")),
             webhook_timeout_ms=_int(env, "WEBHOOK_TIMEOUT_MS", cls.webhook_timeout_ms, 50,
@@ -208,6 +211,7 @@ class Settings:
                "REVIEW_LEASE_SECONDS": str(self.review_lease_seconds),
                "METRICS_HOST": self.metrics_host, "METRICS_PORT": str(self.metrics_port),
                "METRICS_TOKEN": self.metrics_token,
+               "METRICS_ON_API_PORT": "1" if self.metrics_on_api_port else "0",
                "WEBHOOK_HOSTS": ",".join(self.webhook_hosts),
                "WEBHOOK_NETWORKS": self.webhook_networks,
                "WEBHOOK_TIMEOUT_MS": str(self.webhook_timeout_ms),

@@ -9,7 +9,8 @@ mid-way leaves them to be leased again when the lease ends, so a game may be wri
 twice (the database keeps the first) but never lost.
 
 A member is "<game id> <version> <ended ms>": the version the ending commit makes, and
-when the game ended, which a lease does not change (the score does).
+when the game ended, which a lease does not change (the score does); while tracing is on,
+" <traceparent>" of the move that ended it follows (service.replica.tracing).
 """
 
 import asyncio
@@ -17,6 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Protocol
 
+from service.replica import tracing
 from service.replica.wakeups import Bell
 from service.store import Bells, Indexes, keys
 
@@ -30,11 +32,14 @@ class Entry:
     game_id: str
     version: int
     ended_ms: int
+    origin: str = ""  # the traceparent of the move that ended the game, while traced
 
     @staticmethod
     def parsed(bucket: str, member: str) -> "Entry":
-        game_id, version, ended_ms = member.split(" ")
-        return Entry(bucket, member, game_id, int(version), int(ended_ms))
+        # (Fields after these are a later release's: ignored.)
+        game_id, version, ended_ms, *more = member.split(" ")
+        return Entry(bucket, member, game_id, int(version), int(ended_ms),
+                     more[0] if more else "")
 
 
 class OutboxStore(Indexes, Bells, Protocol):
@@ -51,9 +56,12 @@ class Outbox:
         await self.bell.ring()
 
     async def intend(self, game_id: str, version: int, now: float) -> None:
-        """The commit about to be made ends game_id at version."""
-        await self.store.index_add(keys.archive_bucket(game_id),
-                                   f"{game_id} {version} {int(now * 1000)}", now)
+        """The commit about to be made ends game_id at version (in the current span,
+        which the game's archive record continues while tracing is on)."""
+        member = f"{game_id} {version} {int(now * 1000)}"
+        if origin := tracing.origin():
+            member = f"{member} {origin}"
+        await self.store.index_add(keys.archive_bucket(game_id), member, now)
 
     async def lease(self, now: float, per_bucket: int) -> list[Entry]:
         """Entries due now, each leased to this caller for LEASE_SECONDS."""

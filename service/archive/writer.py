@@ -263,8 +263,14 @@ class ArchiveWriter:
                     now - entry.ended_ms / 1000 > GRACE_SECONDS:
                 settled.append(entry)  # a commit that lost its race or failed
             # else its commit may still land: the lease brings the entry back
-        with tracing.span("archive.batch", games=len(rows), game_ids=list(rows)):
-            unsettled = await self._write(list(rows.values()), now)
+        origins = {entry.game_id: entry.origin for entry in settled if entry.game_id in rows}
+        with tracing.span("archive.batch", games=len(rows), game_ids=list(rows),
+                          linked=origins.values()):
+            records = tracing.started("archive.game", origins)  # in each move's trace
+            try:
+                unsettled = await self._write(list(rows.values()), now)
+            finally:
+                tracing.end(records)
         await self._tell_ended([ended[game_id] for game_id in ended if game_id not in unsettled])
         await self.outbox.done([entry for entry in settled
                                          if entry.game_id not in unsettled])

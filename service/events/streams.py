@@ -104,10 +104,14 @@ class Feed:
         self._loop = asyncio.get_running_loop()
         self._timer = self._loop.call_later(keep_alive_seconds, self._tick)
         self._retry: asyncio.TimerHandle | None = None
+        self._origin = ""          # the newest notice's span, which the next read continues
 
-    def notice(self, version: int, committed_at: float) -> None:
+    def notice(self, version: int, committed_at: float, origin: str = "") -> None:
+        """version was committed at committed_at (-1: notices may have been lost), by
+        the span origin names (traced: the read it wakes continues that trace)."""
         if version > 0:
             self.committed_at[version] = committed_at
+            self._origin = origin or self._origin
             if len(self.committed_at) > CACHED_VERSIONS:
                 del self.committed_at[next(iter(self.committed_at))]
             self.noticed = max(self.noticed, version)
@@ -188,7 +192,8 @@ class Feed:
         the cache keeps included: the stream that asked for them gets them)."""
         self._stale = False
         newest, read = self._newest, {}
-        with tracing.span("events.fan_out", self.game_id, after=version):
+        origin, self._origin = self._origin, ""
+        with tracing.span("events.fan_out", self.game_id, parent=origin, after=version):
             changes = await self.store.changes_since(self.game_id, version)
         if changes is None:
             # Expired or deleted (a tick's re-read finds it within a keep-alive): ending
@@ -232,10 +237,10 @@ class Hub:
         self._feeds: dict[str, Feed] = {}
         store.on_commit(self._notice)
 
-    def _notice(self, game_id: str, version: int, committed_at: float) -> None:
+    def _notice(self, game_id: str, version: int, committed_at: float, origin: str) -> None:
         feed = self._feeds.get(game_id)
         if feed is not None:
-            feed.notice(version, committed_at)
+            feed.notice(version, committed_at, origin)
 
     def end_streams(self) -> None:
         """Ends every stream after the event it is sending: this worker is stopping, and

@@ -6,7 +6,8 @@ worker's metrics are written to memory-mapped files there, and serves `GET /metr
 its own process on METRICS_HOST:METRICS_PORT, summing those files: a counter never goes
 back when the next scrape lands on another worker, and it keeps what a dead worker
 counted. A dead worker's live gauges (requests in progress, streams open) are dropped at
-the next scrape. The API's port has no /metrics: game clients reach it, operators this.
+the next scrape. The API's port has no /metrics unless the operator asks for it there too
+(METRICS_ON_API_PORT=1: service.replica.api_metrics): game clients reach it, operators this.
 """
 
 import glob
@@ -29,6 +30,7 @@ from service.config import ConfigError, Settings
 log = logging.getLogger("service.replica.exposition")
 
 DIRECTORY = "PROMETHEUS_MULTIPROC_DIR"
+TOKEN_REQUIRED = "the metrics need the operators' bearer token"
 _LIVE_FILE = re.compile(r"gauge_live\w+?_(\d+)\.db$")
 
 
@@ -37,7 +39,7 @@ def metrics_served(settings: Settings) -> Iterator[None]:
     """Serves the replica's metrics for the block when METRICS_PORT is set (else nothing).
     Must run before prometheus-client is imported in this process, and before the
     workers start: both read PROMETHEUS_MULTIPROC_DIR once."""
-    if not settings.metrics_port:
+    if not settings.metrics_port and not settings.metrics_on_api_port:
         yield
         return
     given = os.environ.get(DIRECTORY)
@@ -47,15 +49,15 @@ def metrics_served(settings: Settings) -> Iterator[None]:
         _empty(folder)
     os.environ[DIRECTORY] = folder
     try:
-        server = _server(settings, folder)
+        server = _server(settings, folder) if settings.metrics_port else None
     except BaseException:
         if not given:
             shutil.rmtree(folder, ignore_errors=True)
         raise
-    thread = threading.Thread(target=server.serve_forever, name="metrics", daemon=True)
-    thread.start()
-    log.info("metrics on http://%s:%d/metrics%s", settings.metrics_host,
-             server.server_address[1], " (bearer token)" if settings.metrics_token else "")
+    if server is not None:
+        threading.Thread(target=server.serve_forever, name="metrics", daemon=True).start()
+        log.info("metrics on http://%s:%d/metrics%s", settings.metrics_host,
+                 server.server_address[1], " (bearer token)" if settings.metrics_token else "")
     # uvicorn, once it has stopped on SIGTERM, raises the signal again for the handler it
     # found: the default one would end the process before the folder is removed.
     stopping = signal.signal(signal.SIGTERM, _stopped)
@@ -63,8 +65,9 @@ def metrics_served(settings: Settings) -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, stopping)
-        server.shutdown()
-        server.server_close()
+        if server is not None:
+            server.shutdown()
+            server.server_close()
         if given:
             _empty(folder)
         else:
@@ -80,12 +83,27 @@ def _stopped(signum: int, frame: object) -> None:
     raise SystemExit(0)  # stopped as asked: the service drained first (uvicorn)
 
 
-def _server(settings: Settings, folder: str) -> ThreadingHTTPServer:
-    from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+def scrape(folder: str | None) -> bytes:
+    """The metrics in Prometheus' text format: every worker's sum from the multiprocess
+    folder, or this process's own where there is none (an app made outside `python -m
+    service`)."""
+    from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
     from prometheus_client.multiprocess import MultiProcessCollector
+    if folder is None:
+        return generate_latest(REGISTRY)
     registry = CollectorRegistry()
     MultiProcessCollector(registry, path=folder)
-    expected = f"Bearer {settings.metrics_token}".encode() if settings.metrics_token else None
+    forget_dead_workers(folder)
+    return generate_latest(registry)
+
+
+def authorized(token: str, authorization: str) -> bool:
+    """Whether a request's Authorization header carries METRICS_TOKEN (any does if unset)."""
+    return not token or hmac.compare_digest(authorization.encode(), f"Bearer {token}".encode())
+
+
+def _server(settings: Settings, folder: str) -> ThreadingHTTPServer:
+    from prometheus_client import CONTENT_TYPE_LATEST
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "crab-metrics"
@@ -94,12 +112,9 @@ def _server(settings: Settings, folder: str) -> ThreadingHTTPServer:
         def do_GET(self) -> None:  # noqa: N802 (http.server's name)
             if self.path.split("?", 1)[0] != "/metrics":
                 return self._problem(404, "not-found", "only /metrics is served here")
-            if expected is not None and not hmac.compare_digest(
-                    self.headers.get("Authorization", "").encode(), expected):
-                return self._problem(401, "unauthorized",
-                                     "the metrics need the operators' bearer token")
-            forget_dead_workers(folder)
-            self._answer(200, generate_latest(registry), CONTENT_TYPE_LATEST)
+            if not authorized(settings.metrics_token, self.headers.get("Authorization", "")):
+                return self._problem(401, "unauthorized", TOKEN_REQUIRED)
+            self._answer(200, scrape(folder), CONTENT_TYPE_LATEST)
 
         def _problem(self, status: int, type: str, detail: str) -> None:
             body = json.dumps({"type": f"/problems/{type}", "title": HTTPStatus(status).phrase,

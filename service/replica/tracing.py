@@ -17,15 +17,25 @@ What it never shows: a request's query string (an event stream's token may be th
 its headers, a Redis command's arguments (the instrumentation writes `EVALSHA ? ?`) or a
 SQL statement's parameters; the game's state, seed and cards are never an attribute.
 
+A move is one trace across replicas: the commit's notice carries the move's span as a
+W3C `traceparent` (`origin()`), and the fan-out that reads the new version on any replica
+is a child of it; the archive's entry carries it too, and each game's record in an
+archive batch is a child span of the move that ended the game (`archive.game`, linked to
+its batch, which links back to every game's move). The notice's and the entry's field is
+sent only while tracing is on, and every reader ignores a field it does not expect, so
+that replicas of the release before this one, which read two fields and three, must be
+gone before tracing is turned on (docs/configuration.md, "Traces").
+
 Off, it costs a test of one global per span site (`span()` answers a shared context
 manager that does nothing): measured in docs/benchmarks.md.
 """
 
 import contextlib
-from contextlib import AbstractContextManager
 import logging
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
+from contextlib import AbstractContextManager
 from typing import Any
 
 from litestar.types import ASGIApp, Receive, Scope, Send
@@ -35,6 +45,7 @@ log = logging.getLogger("service.replica.tracing")
 _NOTHING = contextlib.nullcontext()
 _tracer: Any = None  # opentelemetry's Tracer once tracing is on
 _QUERY = "service.query_string"  # where the query string waits while the tracer looks
+_TRACEPARENT = re.compile(r"00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})")
 
 
 def wanted(env: Mapping[str, str] = os.environ) -> str | None:
@@ -102,15 +113,68 @@ def on() -> bool:
     return _tracer is not None
 
 
-def span(name: str, game_id: str | None = None, **attributes: Any) -> AbstractContextManager:
+def span(name: str, game_id: str | None = None, *, parent: str = "",
+         linked: Iterable[str] = (), **attributes: Any) -> AbstractContextManager:
     """A span named name around a block (with crab.game_id and crab.<attribute>), or, with
-    tracing off, a context manager that does nothing."""
+    tracing off, a context manager that does nothing. parent: the origin() of the work
+    this block does on another's behalf, which the span continues (else the current
+    span's); linked: origins of further work it does (an archive batch's games)."""
     if _tracer is None:
         return _NOTHING
     if game_id is not None:
         attributes["game_id"] = game_id
+    from opentelemetry import trace
+    from opentelemetry.trace import Link
+    context = (trace.set_span_in_context(trace.NonRecordingSpan(remote))
+               if (remote := _remote(parent)) is not None else None)
+    links = [Link(found) for found in map(_remote, linked) if found is not None]
     return _tracer.start_as_current_span(
-        name, attributes={f"crab.{key}": value for key, value in attributes.items()})
+        name, context=context, links=links,
+        attributes={f"crab.{key}": value for key, value in attributes.items()})
+
+
+def started(name: str, origins: Mapping[str, str]) -> list[Any]:
+    """For each game id -> origin (a traceparent, or '' for none): a span named name
+    with crab.game_id, continuing origin's trace and linked to the current span, started
+    now and left for end(): work done for several traces at once (an archive batch)."""
+    if _tracer is None:
+        return []
+    from opentelemetry import trace
+    from opentelemetry.trace import Link
+    batch = trace.get_current_span().get_span_context()
+    return [_tracer.start_span(name, context=trace.set_span_in_context(
+                trace.NonRecordingSpan(remote)),
+            links=[Link(batch)] if batch.is_valid else [],
+            attributes={"crab.game_id": game_id})
+            for game_id, parent in origins.items() if (remote := _remote(parent)) is not None]
+
+
+def end(spans: list[Any]) -> None:
+    for started_span in spans:
+        started_span.end()
+
+
+def origin() -> str:
+    """The current span as a W3C traceparent, for work done elsewhere on its behalf (a
+    commit's notice, a finished game's archive entry): '' when tracing is off."""
+    if _tracer is None:
+        return ""
+    from opentelemetry import trace
+    found = trace.get_current_span().get_span_context()
+    if not found.is_valid:
+        return ""
+    return f"00-{found.trace_id:032x}-{found.span_id:016x}-{int(found.trace_flags):02x}"
+
+
+def _remote(traceparent: str) -> Any:
+    """The span context a traceparent names, or None (empty or malformed: the store's
+    fields are another replica's writing, read with care)."""
+    if not traceparent or (found := _TRACEPARENT.fullmatch(traceparent)) is None:
+        return None
+    from opentelemetry.trace import SpanContext, TraceFlags
+    remote = SpanContext(int(found[1], 16), int(found[2], 16), is_remote=True,
+                         trace_flags=TraceFlags(int(found[3], 16)))
+    return remote if remote.is_valid else None
 
 
 def traced_asgi(app: ASGIApp) -> ASGIApp:

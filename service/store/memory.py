@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from service.replica import tracing
 from service.store import entries, keys, versions
 from service.store.gcra import gcra
 from service.store.protocol import Listener
@@ -92,7 +93,7 @@ class MemoryStore:
         game.record = GameRecord(expected_version + 1, commit.blob, commit.meta)
         game.expires = float("inf") if commit.keep else time.monotonic() + self._ttl
         if self._listener is not None:
-            self._listener(game_id, game.record.version, time.time())
+            self._listener(game_id, game.record.version, time.time(), tracing.origin())
         return True
 
     async def history(self, game_id: str) -> list[bytes]:

@@ -15,6 +15,19 @@ from service.store.protocol import Listener
 log = logging.getLogger("service.store")
 
 
+def notice(version: int, committed_at: float, origin: str) -> str:
+    """A commit's notice: its version, its wall-clock time and, while tracing is on, the
+    traceparent of the span that made it (service.replica.tracing). A reader takes the
+    fields it knows and ignores any after them: a later release may add one."""
+    return f"{version} {committed_at:.6f} {origin}" if origin else f"{version} {committed_at:.6f}"
+
+
+def parsed_notice(data: str) -> tuple[int, float, str]:
+    """A notice's version, time and origin ('' if it has none)."""
+    version, committed, *more = data.split(" ")
+    return int(version), float(committed), more[0] if more else ""
+
+
 class Notices:
     """Pub/sub may drop messages while the connection is down; the log does not, so after
     every (re)connection each watched game gets a notice of version -1 and its streams
@@ -113,7 +126,7 @@ class Notices:
                 ring()
         if self.listener is not None:
             for game_id in list(self._watched):
-                self.listener(game_id, -1, time.time())
+                self.listener(game_id, -1, time.time(), "")
 
     def _deliver(self, message: dict) -> None:
         channel = message["channel"].decode()
@@ -124,8 +137,7 @@ class Notices:
         game_id = keys.game_of_channel(channel)
         if self.listener is None or game_id is None:
             return
-        version, _, committed = message["data"].decode().partition(" ")
-        self.listener(game_id, int(version), float(committed))
+        self.listener(game_id, *parsed_notice(message["data"].decode()))
 
     async def close(self) -> None:
         if self._task is not None:

@@ -17,9 +17,10 @@ from service.store.records import (
     RateBudget,
 )
 
-# listener(game id, version, wall-clock time of the commit): a commit of a watched game.
-# A version of -1 means "notices may have been lost" (the store reconnected).
-Listener = Callable[[str, int, float], None]
+# listener(game id, version, wall-clock time of the commit, the traceparent of the span
+# that committed it or ''): a commit of a watched game. A version of -1 means "notices may
+# have been lost" (the store reconnected).
+Listener = Callable[[str, int, float, str], None]
 
 
 class StoreUnavailable(Exception):

@@ -17,7 +17,7 @@ from redis.exceptions import RedisClusterException, RedisError
 
 from service.replica import tracing
 from service.store import entries, keys, segments, versions
-from service.store.notices import Notices
+from service.store.notices import Notices, notice
 from service.store.protocol import Listener, StoreUnavailable
 from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
                                    MatchRule, RateBudget)
@@ -200,7 +200,7 @@ class RedisStore:
         done = await self._script("commit", keys.game(game_id).all(), [
             expected_version, commit.blob, entries.pack(commit.entry), self._ttl,
             commit.idempotency_key or "", commit.response, commit.meta,
-            keys.channel(game_id), f"{expected_version + 1} {time.time():.6f}",
+            keys.channel(game_id), notice(expected_version + 1, time.time(), tracing.origin()),
             secrets.token_hex(8), "1" if commit.keep else "0", segments.VERSIONS])
         if done == 2:
             await self._seal(game_id)

@@ -20,6 +20,8 @@ class Span:
     parent_id: str
     kind: int
     attributes: dict[str, object] = field(default_factory=dict)
+    service: str = ""  # the resource's service.name: which replica sent it
+    links: list[tuple[str, str]] = field(default_factory=list)  # (trace id, span id)
 
 
 def _value(any_value) -> object:
@@ -62,12 +64,16 @@ class Receiver:
     def _add(self, request: ExportTraceServiceRequest) -> None:
         with self._lock:
             for resource in request.resource_spans:
+                service = {item.key: _value(item.value)
+                           for item in resource.resource.attributes}.get("service.name", "")
                 for scope in resource.scope_spans:
                     for span in scope.spans:
                         self._spans.append(Span(
                             span.name, span.trace_id.hex(), span.span_id.hex(),
                             span.parent_span_id.hex(), span.kind,
-                            {item.key: _value(item.value) for item in span.attributes}))
+                            {item.key: _value(item.value) for item in span.attributes},
+                            str(service), [(link.trace_id.hex(), link.span_id.hex())
+                                           for link in span.links]))
 
     def spans(self) -> list[Span]:
         with self._lock:

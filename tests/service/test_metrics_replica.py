@@ -133,3 +133,36 @@ def test_metrics_are_off_without_a_port(tmp_path):
     with server({"METRICS_PORT": "0", "TMPDIR": str(tmp_path)}) as api:
         assert httpx.get(api.url + "/metrics", timeout=5).status_code == 404
         assert not list(tmp_path.glob("crab-metrics-*"))  # no folder: one process, no files
+
+
+def test_metrics_are_on_the_api_port_only_where_the_operator_asks_with_the_same_sum(tmp_path):
+    env = {"METRICS_ON_API_PORT": "1", "METRICS_TOKEN": "s3cret-operators",
+           "TMPDIR": str(tmp_path)}
+    with PrivateRedis() as redis, server({**env, "REDIS_URL": redis.url}, workers=2) as api:
+        refused = httpx.get(api.url + "/metrics", timeout=5)
+        assert refused.status_code == 401 and refused.json()["type"] == "/problems/unauthorized"
+        assert "s3cret" not in refused.text
+        token = {"Authorization": "Bearer s3cret-operators"}
+        with httpx.Client(base_url=api.url, timeout=5) as client:
+            game = create(client, "cup-the-crab", 2)
+            for _ in range(20):
+                client.get(f"/v1/games/{game['id']}")
+        views = ('crab_http_requests_total{method="GET",route="/v1/games/{game_id}",'
+                 'status="200"} 20.0')
+        # whichever worker answers, the API's port gives the replica's sum, as its own port does
+        for _ in range(6):
+            wait_until(lambda: views in httpx.get(api.url + "/metrics", headers=token,
+                                                  timeout=5).text, what="both workers' views")
+        assert views in api.metrics(token)
+        assert "/metrics" not in httpx.get(api.url + "/schema/openapi.json",
+                                           timeout=5).json()["paths"]
+
+
+def test_metrics_on_the_api_port_alone_still_make_the_workers_folder(tmp_path):
+    with server({"METRICS_ON_API_PORT": "1", "METRICS_PORT": "0",
+                 "TMPDIR": str(tmp_path)}) as api:
+        assert api.metrics_url is None
+        wait_until(lambda: 'route="/health"' in httpx.get(api.url + "/metrics", timeout=5).text,
+                   what="/health counted on the API's port")
+        assert [path.name for path in tmp_path.glob("crab-metrics-*")]
+    assert not list(tmp_path.glob("crab-metrics-*"))

@@ -327,7 +327,7 @@ def test_a_game_stored_with_every_record_reads_back_after_the_upgrade_and_plays_
 def test_a_commit_of_a_watched_game_is_announced_with_its_version(kind):
     async def scenario(store):
         heard: list[tuple[str, int]] = []
-        store.on_commit(lambda game, version, at: heard.append((game, version)))
+        store.on_commit(lambda game, version, at, origin: heard.append((game, version)))
         await store.create("g8", RECORD)
         await store.watch("g8")
         await asyncio.sleep(0.2)  # the subscription is confirmed
@@ -344,7 +344,8 @@ def test_games_watched_while_the_notice_connection_opens_are_announced_too(kind)
 
     async def scenario(store):
         heard: set[str] = set()
-        store.on_commit(lambda game, version, at: heard.add(game) if version > 0 else None)
+        store.on_commit(lambda game, version, at, origin:
+                        heard.add(game) if version > 0 else None)
         for game in games:  # one every 2 ms, from before the connection exists until after
             await store.create(game, RECORD)
             await store.watch(game)

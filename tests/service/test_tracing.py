@@ -10,7 +10,9 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from service.archive.outbox import Entry
 from service.replica.tracing import wanted
+from service.store.notices import notice, parsed_notice
 from tests.service.otlp import Receiver, Span
 from tests.service.play import auth, create, tokens_of
 from tests.service.servers import PrivateRedis, Server, server, wait_until
@@ -19,10 +21,19 @@ SERVER_KIND = 2  # OTLP's SPAN_KIND_SERVER
 
 
 @pytest.fixture(scope="module")
-def traced() -> Iterator[tuple[Server, Receiver]]:
-    with Receiver() as receiver, PrivateRedis() as redis, server({
-            "REDIS_URL": redis.url, "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.endpoint,
-            "OTEL_SERVICE_NAME": "crab-test", "OTEL_BSP_SCHEDULE_DELAY": "100"}) as api:
+def redis() -> Iterator[PrivateRedis]:
+    with PrivateRedis() as running:
+        yield running
+
+
+def traced_env(redis: PrivateRedis, receiver: Receiver, name: str) -> dict[str, str]:
+    return {"REDIS_URL": redis.url, "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.endpoint,
+            "OTEL_SERVICE_NAME": name, "OTEL_BSP_SCHEDULE_DELAY": "100"}
+
+
+@pytest.fixture(scope="module")
+def traced(redis) -> Iterator[tuple[Server, Receiver]]:
+    with Receiver() as receiver, server(traced_env(redis, receiver, "crab-test")) as api:
         yield api, receiver
 
 
@@ -96,6 +107,68 @@ def test_a_view_an_ai_turn_and_the_archive_batch_carry_the_games_id(traced):
     sql = [span for span in receiver.spans()
            if span.trace_id == batch.trace_id and "db.statement" in span.attributes]
     assert sql, "the batch's SQL statements are spans of its trace"
+
+
+def test_a_move_is_one_trace_across_replicas_to_the_fan_out_and_the_archive(traced, redis):
+    api, receiver = traced
+    rng = random.Random(5)
+    traces: list[str] = []
+
+    def move(client: httpx.Client, game_id: str, token: str, legal: list) -> None:
+        traces.append(trace_id := secrets.token_hex(16))
+        assert client.post(f"/v1/games/{game_id}/moves", json={"move": rng.choice(legal)},
+                           headers={**auth(token), "traceparent":
+                                    f"00-{trace_id}-{secrets.token_hex(8)}-01"}
+                           ).status_code == 200
+
+    def span(trace_id: str, name: str) -> Span | None:
+        return next((span for span in spans_of(receiver, trace_id) if span.name == name), None)
+
+    with server(traced_env(redis, receiver, "crab-other")) as other, \
+            httpx.Client(base_url=api.url, timeout=30) as client, \
+            httpx.Client(base_url=other.url, timeout=30) as watcher:
+        game = create(client, "cup-the-crab", 2)
+        tokens = tokens_of(game)
+        with watcher.stream("GET", f"/v1/games/{game['id']}/events",
+                            headers=auth(tokens[1])) as stream:
+            assert stream.status_code == 200
+            lines = stream.iter_lines()  # (kept: a generator closed closes the stream)
+            next(line for line in lines if line.startswith("data:"))
+            view = client.get(f"/v1/games/{game['id']}", headers=auth(tokens[0])).json()
+            move(client, game["id"], tokens[0], view["legal_moves"])
+            # the other replica's fan-out of that move is a child of the move's span
+            wait_until(lambda: span(traces[0], "events.fan_out") and span(traces[0], "game.move"),
+                       seconds=15, what="the other replica's fan-out in the move's trace")
+            fan_out, moved = span(traces[0], "events.fan_out"), span(traces[0], "game.move")
+            assert fan_out.service == "crab-other" and moved.service == "crab-test"
+            assert fan_out.parent_id == moved.span_id
+            assert fan_out.attributes["crab.game_id"] == game["id"]
+        while (views := [client.get(f"/v1/games/{game['id']}", headers=auth(token)).json()
+                         for token in tokens.values()])[0]["status"] != "over":
+            seat = next(seat for seat, view in enumerate(views) if view["legal_moves"])
+            move(client, game["id"], tokens[seat], views[seat]["legal_moves"])
+    # the game's archive record is in the trace of the move that ended it, linked to
+    # its batch, which links back to that move
+    wait_until(lambda: span(traces[-1], "archive.game") and span(traces[-1], "game.move"),
+               seconds=15, what="the archive's record in the ending move's trace")
+    record, ending = span(traces[-1], "archive.game"), span(traces[-1], "game.move")
+    assert record.parent_id == ending.span_id
+    assert record.attributes["crab.game_id"] == game["id"]
+    [batch] = [span for span in receiver.spans() if span.name == "archive.batch"
+               and game["id"] in span.attributes.get("crab.game_ids", [])]
+    assert (batch.trace_id, batch.span_id) in record.links
+    assert (ending.trace_id, ending.span_id) in batch.links
+
+
+def test_notices_and_outbox_entries_carry_a_trace_only_while_traced_and_read_any_fields():
+    # untraced, a notice and an entry are what the previous release wrote and reads
+    assert notice(4, 12.5, "") == "4 12.500000"
+    assert parsed_notice("4 12.500000") == (4, 12.5, "")
+    assert Entry.parsed("b", "g1 7 1000").origin == ""
+    # traced, the origin follows; a field a later release adds is ignored
+    assert parsed_notice(notice(4, 12.5, "00-ab-cd-01")) == (4, 12.5, "00-ab-cd-01")
+    assert parsed_notice("4 12.5 00-ab-cd-01 later") == (4, 12.5, "00-ab-cd-01")
+    assert Entry.parsed("b", "g1 7 1000 00-ab-cd-01 later").origin == "00-ab-cd-01"
 
 
 def test_no_span_shows_a_token_a_query_string_or_a_seed(traced):
