@@ -13,6 +13,7 @@ import redis
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests import processes  # noqa: E402  (needs the path above)
+from tests.scheduling import FileClock, LongestFileFirst  # noqa: E402
 from tests.service import servers  # noqa: E402
 
 def _answers(url: str) -> bool:
@@ -58,10 +59,25 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
             report.sections.append(("the last log lines of the processes running", logs))
 
 
+_clock = FileClock()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """The longest test files first (tests/scheduling.py)."""
+    return LongestFileFirst(config, log) if config.getvalue("dist") == "loadfile" else None
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _clock.add(report)
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """The suite's database and Redis go, then the safety net: whatever a test left
     running is killed and named (in a pytest-xdist worker, for the controller to report),
     and the run fails."""
+    if not hasattr(session.config, "workerinput"):  # the controller, or the only process
+        _clock.save(session.config)
     try:
         servers.close_suite_database()
     finally:

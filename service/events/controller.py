@@ -103,7 +103,9 @@ DESCRIPTION = (
     f" an `event: delta` whose data (a {_named(bodies.DELTA_EVENTS.values())}) holds the"
     " version, the entry and a JSON Patch (RFC 6902) of the caller's game body since the"
     " version before; an `event: game` may still come at any time (the first, or when the"
-    " version before is no longer at hand) and replaces the body.")
+    " version before is no longer at hand) and replaces the body. Between them, an"
+    " `event: reaction` (no `id`) carries a Reaction said at the table while the stream"
+    " is open (POST .../reactions).")
 
 
 class EventsController(Controller):

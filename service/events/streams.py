@@ -43,6 +43,9 @@ log = logging.getLogger("service.events.streams")
 # 14.5 KB apiece): the streams of a game in one process are within a version or two of
 # each other; one further behind (a resumed client) reads the log.
 CACHED_VERSIONS = 32
+# Shouts (quick reactions) a feed keeps for its streams: one per seat per 5 s at most, so
+# a stream woken late still finds every one said since it last looked.
+CACHED_SHOUTS = 16
 
 OPEN_STREAMS = Gauge("crab_event_streams_open", "Event streams open",
                      multiprocess_mode="livesum")
@@ -105,6 +108,18 @@ class Feed:
         self._timer = self._loop.call_later(keep_alive_seconds, self._tick)
         self._retry: asyncio.TimerHandle | None = None
         self._origin = ""          # the newest notice's span, which the next read continues
+        self.shouts = 0            # how many shouts this feed has heard
+        self._shouts: list[bytes] = []  # the last CACHED_SHOUTS, as events
+
+    def shout(self, event: bytes) -> None:
+        """A shout heard at the table: every stream of the game sends it as it wakes."""
+        self.shouts += 1
+        self._shouts = [*self._shouts[-(CACHED_SHOUTS - 1):], event]
+        self._wake()
+
+    def shouts_after(self, heard: int) -> list[bytes]:
+        """The shouts after the first `heard` (those still kept)."""
+        return self._shouts[len(self._shouts) - min(self.shouts - heard, len(self._shouts)):]
 
     def notice(self, version: int, committed_at: float, origin: str = "") -> None:
         """version was committed at committed_at (-1: notices may have been lost), by
@@ -236,11 +251,20 @@ class Hub:
         self.ending = False
         self._feeds: dict[str, Feed] = {}
         store.on_commit(self._notice)
+        store.on_shout(self._shout)
 
     def _notice(self, game_id: str, version: int, committed_at: float, origin: str) -> None:
         feed = self._feeds.get(game_id)
         if feed is not None:
             feed.notice(version, committed_at, origin)
+
+    def _shout(self, game_id: str, message: bytes) -> None:
+        """A reaction (JSON, made by service/lobby/reactions.py) to every open stream of
+        the game in this process, as an `event: reaction` with no id: a resumed stream
+        goes on from its version, and a reaction is not replayed."""
+        feed = self._feeds.get(game_id)
+        if feed is not None:
+            feed.shout(b"event: reaction\ndata: %s\n\n" % message)
 
     def end_streams(self) -> None:
         """Ends every stream after the event it is sending: this worker is stopping, and
@@ -458,6 +482,7 @@ class Follower:
         else:  # resumed: a game over at the version the client has ends here
             over = sent == known and hub.over(session)
         feed = await hub.join(game_id)
+        heard = feed.shouts  # the shouts said before this stream opened are not its own
         feed.known(known)
         if self.delta and sent == known:
             feed.add_base(session)  # the next version's delta is from this one
@@ -495,6 +520,12 @@ class Follower:
                 del versions
                 if over or hub.ending or feed.vanished:
                     break
+                shouts, heard = feed.shouts_after(heard), feed.shouts
+                for shout in shouts:
+                    EVENTS_SENT.inc()
+                    await send(_body(shout))
+                    quiet = False
+                del shouts
                 if feed.ticks != ticks:
                     ticks = feed.ticks
                     if quiet:

@@ -53,11 +53,19 @@ class GamesController(Controller):
         return Response(None, status_code=204, headers={"Allow": "GET, HEAD, OPTIONS, POST"})
 
     @get("/", responses=problems(400, 503),
-         summary="Listed games waiting for players, newest first (cursor pagination)")
+         summary="Listed games waiting for players, or in play to watch; newest first"
+                 " (cursor pagination)",
+         description="`status=waiting` (the default): games listed by their creator whose"
+                     " seats are still open. `status=active`: games in play that anyone"
+                     " may watch (open GET /v1/games/{id} without a token): those created"
+                     " listed with open seats, the rated queue's, and their rematches."
+                     " A game against the AI alone, or one shared by link only, is never"
+                     " listed.")
     async def waiting(self, lobby: Lobby,
-                      status: Literal["waiting"] = Parameter(
+                      status: Literal["waiting", "active"] = Parameter(
                           query="status", default="waiting",
-                          description="only waiting games are listed"),
+                          description="waiting: open seats to take; active: games in play"
+                                      " to watch"),
                       game: str | None = Parameter(
                           query="game", default=None, schema_extra={"enum": list(core.GAMES)},
                           description="only this game's"),
@@ -68,7 +76,7 @@ class GamesController(Controller):
         if game is not None and game not in core.GAMES:
             raise ValidationException(extra=[{"message": f"game is one of {', '.join(core.GAMES)}",
                                               "key": "game", "source": "query"}])
-        page = await lobby.waiting(game, cursor, limit)
+        page = await lobby.waiting(game, cursor, limit, status)
         return WaitingList(games=page["games"], next_cursor=page["next_cursor"])
 
     @get("/{game_id:str}", responses=READ_ERRORS,

@@ -55,6 +55,10 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
     names: list[str | None] | None = None  # display names, shown to everyone
     open_seats: list[int] = []             # seats nobody has taken yet
     listed: bool = False                   # in the waiting list while seats are open
+    # Spectators may find it in the list of live games (GET /v1/games?status=active): a
+    # game its creator listed for strangers, a rated queue's game, and their rematches.
+    # Any game can be watched by its link; only these are shown to passers-by.
+    watchable: bool = False
     # The AI's suggestions are offered to the seats: not in a game between people (one
     # created with open seats, and its rematches), where a hint would be a strong player
     # whispering to one side (docs/api.md, "Fair play").

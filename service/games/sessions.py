@@ -29,7 +29,7 @@ from service.lobby.deadlines import Deadlines
 from service.players.storage import Player, Players
 from service.replica import tracing
 from service.sql.database import DatabaseUnavailable
-from service.store import Commit, GameRecord, Store, StoreUnavailable
+from service.store import Commit, GameRecord, Store, StoreUnavailable, keys
 
 MAX_COMMIT_ATTEMPTS = 8  # retries of a move whose client gave no expected_version
 
@@ -246,6 +246,7 @@ class Sessions:
                     names=names if names and any(names) else None,
                     open_seats=[seat for seat, kind in enumerate(kinds) if kind == "open"],
                     listed=request.listed, options=options, clock=clock,
+                    watchable=request.listed and "open" in kinds,
                     player_ids=[p.id if p else None for p in bound] if any(bound) else None,
                     rated=request.rated)
         # Hints (a strong AI) only where they wrong nobody: not between people (seats
@@ -289,6 +290,8 @@ class Sessions:
             await self.deadlines.arm(game_id, 0, deadline)
         if not await self.store.create(game_id, record):
             raise GameExists(game_id)
+        if meta.watchable:  # its readers drop it once it is over or gone
+            await self.store.index_add(keys.live_list(meta.game), game_id, meta.created)
         session = Session(game_id, record, meta)
         session.state = state  # already decoded
         return game_id, session

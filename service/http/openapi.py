@@ -39,7 +39,13 @@ from service.games.requests import Budget, CreateGame, JoinRequest, MoveRequest
 from service.http.exact_requests import NULL, REF, exact_requests
 from service.http.openapi_links import links
 from service.http.problem_types import description
-from service.lobby.bodies import PresenceRequest, RematchOffered, TablePresence
+from service.lobby.bodies import (
+    PresenceRequest,
+    Reaction,
+    ReactionRequest,
+    RematchOffered,
+    TablePresence,
+)
 from service.matchmaking.bodies import QueueRequest, TicketBody
 from service.players.bodies import (
     Leaderboard,
@@ -73,6 +79,7 @@ BODY_TYPES: list[Any] = [CreateGame, MoveRequest, Budget, JoinRequest, Created, 
                          Problem, Health, Ready, *bodies.MOVE_UNIONS.values(),
                          bodies.ReplayBody, bodies.ExportedGame, bodies.ReviewBody,
                          ReviewRequest, RematchOffered, PresenceRequest, TablePresence,
+                         ReactionRequest, Reaction,
                          *PLAYER_BODIES]
 
 def problems(*statuses: int) -> dict[int, ResponseSpec]:
@@ -150,7 +157,18 @@ def _event_streams(document: dict[str, Any]) -> None:
                             " none.",
              "oneOf": [sse("game", bodies.EVENTS.values(), "the caller's game then"),
                        sse("delta", bodies.DELTA_EVENTS.values(),
-                           "what changed in it since the version before")]}
+                           "what changed in it since the version before"),
+                       {"type": "object", "title": "reaction event",
+                        "description": "`event: reaction` with no `id` (Last-Event-ID stays"
+                                       " the version), `data` a Reaction as JSON: a quick"
+                                       " reaction said at the table (POST .../reactions),"
+                                       " heard once, never replayed",
+                        "properties": {"event": {"const": "reaction"},
+                                       "data": {"type": "string",
+                                                "contentMediaType": "application/json",
+                                                "contentSchema": {
+                                                    "$ref": REF.format(name="Reaction")}}},
+                        "required": ["event", "data"]}]}
     ticket = {"type": "object", "title": "ticket event",
               "description": "One Server-Sent Event: `event: ticket`, `data` the ticket as"
                              " JSON, at each change of its status; the stream ends once the"
@@ -224,7 +242,8 @@ _TOKEN_TAKEN = [(GAME, "get"), (f"{GAME}/legal-moves", "get"), (f"{GAME}/history
                 (f"{GAME}/events", "get"), (f"{GAME}/moves", "post"),
                 (f"{GAME}/suggest", "post"), (f"{GAME}/leave", "post"),
                 (f"{GAME}/rematch", "post"), (f"{GAME}/rematch/decline", "post"),
-                (f"{GAME}/resign", "post"), (f"{GAME}/presence", "post")]
+                (f"{GAME}/resign", "post"), (f"{GAME}/presence", "post"),
+                (f"{GAME}/reactions", "post")]
 # Authorization as the header a link passes on: OpenAPI tells tools to ignore a header
 # parameter of this name (the security scheme describes it), but a link can only name the
 # request's header (`$request.header.Authorization`) where the operation declares it.

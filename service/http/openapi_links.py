@@ -111,6 +111,8 @@ def move_links(linker: Linker) -> None:
                                    same_seat),
         "AtTheTable": linker.link(f"{REF_GAME}/presence", "post", "the seat says it is at"
                                   " the table; who is there", same_seat, {"here": True}),
+        "ReactAfter": linker.link(f"{REF_GAME}/reactions", "post", "the seat says a fixed"
+                                  " phrase to the table", same_seat, {"phrase": "well-played"}),
         "ReplayAfter": linker.link(f"{REF_GAME}/replay", "get", "every version with every"
                                    " card, once the game is over", same_game),
         "ReviewAfter": linker.link(f"{REF_GAME}/reviews", "post", "a review of the seat,"

@@ -1,7 +1,7 @@
-"""The lobby's own bodies: a rematch offered and waiting for answers, and who is at a
-table (presence)."""
+"""The lobby's own bodies: a rematch offered and waiting for answers, who is at a table
+(presence), and the quick reactions said there."""
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -34,3 +34,21 @@ class TablePresence(msgspec.Struct, kw_only=True):
     id: str
     present: list[int]
     spectators: int
+
+
+# The phrases a seat may say to the table (service/lobby/reactions.py); each client words
+# them in its reader's language.
+Phrase = Literal["good-luck", "well-played", "good-game", "thanks", "oops", "hurry-up"]
+
+
+class ReactionRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """POST /v1/games/{id}/reactions: one of the fixed phrases, by its id."""
+    phrase: Phrase
+
+
+class Reaction(msgspec.Struct, kw_only=True):
+    """A quick reaction said at the table: by which seat, which phrase, when (epoch
+    seconds). The `data` of an `event: reaction` on the game's event stream."""
+    seat: int
+    phrase: Phrase
+    at: float

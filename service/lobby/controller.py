@@ -1,5 +1,5 @@
 """Seats of a game: join an open seat, leave a waiting game, resign, offer and answer a
-rematch, say who is at the table."""
+rematch, say who is at the table, react to it."""
 
 from litestar import Controller, Request, Response, post
 from litestar.openapi.datastructures import ResponseSpec
@@ -11,8 +11,15 @@ from service.games.requests import JoinRequest
 from service.games.robots import Robots
 from service.games.sessions import Session, Sessions
 from service.http.openapi import problems
-from service.lobby.bodies import PresenceRequest, RematchOffered, TablePresence
+from service.lobby.bodies import (
+    PresenceRequest,
+    Reaction,
+    ReactionRequest,
+    RematchOffered,
+    TablePresence,
+)
 from service.lobby.presence import Presence
+from service.lobby.reactions import RATE_SECONDS, Reactions
 from service.lobby.rematches import Rematches
 from service.lobby.resignations import Resignations
 from service.lobby.seats import Lobby
@@ -93,6 +100,19 @@ class LobbyController(Controller):
     async def presence(self, game_id: str, data: PresenceRequest, request: Request,
                        presence: Presence) -> TablePresence:
         return await presence.beat(checked_game_id(game_id), seat_token(request), data)
+
+    @post("/{game_id:str}/reactions", status_code=200,
+          responses=problems(400, 401, 404, 409, 413, 429, 503),
+          description="The seat says a fixed phrase (by its id) to the table: every open"
+                      " event stream of the game, the players' and the spectators', sends"
+                      " it as an `event: reaction`. Heard, not kept: no version of the"
+                      " game, not in its history. While the game is waiting or in play"
+                      f" (409 `game-over` after); one per {RATE_SECONDS} s per seat (429"
+                      " `rate-limited` with Retry-After).",
+          summary="Say a quick reaction to the table (a fixed phrase)")
+    async def react(self, game_id: str, data: ReactionRequest, request: Request,
+                    reactions: Reactions) -> Reaction:
+        return await reactions.react(checked_game_id(game_id), seat_token(request), data)
 
 
 def _created(session: Session) -> Created:

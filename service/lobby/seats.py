@@ -8,7 +8,7 @@ prune what they find full or expired, so the list heals itself.
 """
 
 import re
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import msgspec
 
@@ -21,6 +21,7 @@ from service.http.framework_errors import InvalidRequest
 from service.store import GameRecords, Indexes, keys
 
 MAX_PAGE = 100
+Listing = Literal["waiting", "active"]  # the two lists: open seats, games to watch
 
 
 class SeatUnavailable(ApiError):
@@ -137,19 +138,20 @@ class Lobby:
         await self.list_if_waiting(left.pending)
         return left.pending
 
-    # -- the waiting list --------------------------------------------------------------
+    # -- the lists: games waiting for players, games in play to watch -----------------
 
-    async def waiting(self, game: str | None, cursor: str | None,
-                      limit: int) -> dict[str, Any]:
-        """A page of listed games with open seats, newest first (ties: by id)."""
+    async def waiting(self, game: str | None, cursor: str | None, limit: int,
+                      status: Listing = "waiting") -> dict[str, Any]:
+        """A page of listed games with open seats (status "waiting"), or of watchable
+        games in play ("active"), newest first (ties: by id)."""
         after = _decoded(cursor)
         names = [game] if game is not None else list(core.GAMES)
         found: list[tuple[float, str, Meta]] = []
         below = None if after is None else after[0]
         batch_size = 2 * limit + 2
         while len(found) <= limit:
-            batch = await self._candidates(names, below, after, batch_size)
-            found += await self._still_waiting(batch)
+            batch = await self._candidates(status, names, below, after, batch_size)
+            found += await self._still_listed(status, batch)
             if len(batch) < batch_size:
                 break
             below = batch[-1][0]
@@ -159,28 +161,45 @@ class Lobby:
                 "next_cursor": _encoded(page[-1][0], page[-1][1])
                 if len(found) > limit else None}
 
-    async def _candidates(self, names: list[str], below: float | None,
+    async def _candidates(self, status: Listing, names: list[str], below: float | None,
                           after: tuple[float, str] | None,
                           count: int) -> list[tuple[float, str, str]]:
         """(score, id, game name) after the cursor position, newest first."""
         rows = []
         for name in names:
-            for game_id, score in await self.store.index_page(keys.waiting_list(name), below, count):
+            for game_id, score in await self.store.index_page(_index(status, name), below,
+                                                              count):
                 if after is None or (score, game_id) < after:
                     rows.append((score, game_id, name))
         return sorted(rows, reverse=True)[:count]
 
-    async def _still_waiting(self, batch: list[tuple[float, str, str]]
-                             ) -> list[tuple[float, str, Meta]]:
+    async def _still_listed(self, status: Listing, batch: list[tuple[float, str, str]]
+                            ) -> list[tuple[float, str, Meta]]:
+        """The batch's games still of the list; those that never will be again (full,
+        unlisted, over, gone) are dropped from it, so the list heals itself."""
         records = await self.store.load_many([game_id for _, game_id, _ in batch])
         alive = []
         for (score, game_id, name), record in zip(batch, records):
             meta = None if record is None else msgspec.json.decode(record.meta, type=Meta)
-            if meta is None or not meta.open_seats or not meta.listed:
-                await self.store.index_remove(keys.waiting_list(name), game_id)  # heal the list
+            if meta is None:
+                keep, drop = False, True
+            elif status == "waiting":
+                keep = bool(meta.open_seats) and meta.listed
+                drop = not keep
+            elif meta.open_seats:  # watchable, still waiting for players: in play soon
+                keep, drop = False, False
             else:
+                keep = self.sessions.session(game_id, record).status == "active"
+                drop = not keep
+            if keep:
                 alive.append((score, game_id, meta))
+            elif drop:
+                await self.store.index_remove(_index(status, name), game_id)
         return alive
+
+
+def _index(status: Listing, game_name: str) -> str:
+    return keys.waiting_list(game_name) if status == "waiting" else keys.live_list(game_name)
 
 
 def _with(values: list, index: int, value: object) -> list:

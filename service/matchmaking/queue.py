@@ -226,7 +226,7 @@ class Matchmaker(Background):
         state = self.sessions.new_state(game, players, None, None, clock, ai)
         meta = Meta(game=game, players=players, seeded=False, token_hashes=hashes,
                     created=time.time(), ai=ai if any(ai) else None, names=names,
-                    listed=False, clock=clock, player_ids=ids,
+                    listed=False, watchable=True, clock=clock, player_ids=ids,
                     hints=False, hints_off="rated")  # no strong AI's advice
         _, session = await self.sessions.create_from(
             meta.with_deadlines(state.to_move, None), state, game_id=game_id)

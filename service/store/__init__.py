@@ -18,6 +18,7 @@ versions rebuilt), `gcra` (rate budgets), `memory`, `redis_store` and
 
 from service.store.memory import MemoryStore
 from service.store.protocol import (Attendance, Bells, Budgets, Documents, GameRecords, Indexes, Listener,
+                                    ShoutListener,
                                     Notices, PlayerEventStreams, Queues, Store,
                                     StoreUnavailable)
 from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
@@ -26,7 +27,7 @@ from service.store.redis_store import RedisStore
 
 __all__ = ["Allowance", "Attendance", "Bells", "Budgets", "Change", "Commit", "Documents", "FinishedGame",
            "GameRecord", "GameRecords", "Indexes", "Listener", "MatchRule", "MemoryStore",
-           "Notices", "PlayerEventStreams", "Queues", "RateBudget", "RedisStore", "Store",
+           "Notices", "PlayerEventStreams", "Queues", "RateBudget", "RedisStore", "ShoutListener", "Store",
            "StoreUnavailable", "open_store"]
 
 

@@ -13,7 +13,9 @@ stays in one Redis Cluster slot; each index and rate budget has a tag of its own
 | `game:{id}:budget:<name>` | string | a seat's rate budget (GCRA arrival time) |
 | `game:{id}:presence` | sorted set | who is at the table (seats, spectators), by when their presence lapses |
 | `game:{id}:events` | channel | a commit's notice, "<version> <commit time>" |
+| `game:{id}:shouts` | channel | a quick reaction said at the table (JSON), heard by the game's open streams, kept nowhere |
 | `lobby:{<game>}` | sorted set | listed games with open seats, by creation time |
+| `live:{<game>}` | sorted set | watchable games (waiting or in play), by creation time |
 | `clock:{0}` .. `clock:{15}` | sorted sets | running turn clocks, "<id> <version>" by deadline |
 | `archive:{0}` .. `archive:{15}` | sorted sets | the archive's outbox, "<id> <version> <ended ms>" by when due |
 | `rl:{<kind>:<address>}` | string | a client address's rate budget (GCRA arrival time) |
@@ -88,9 +90,28 @@ def game_of_channel(name: str) -> str | None:
     return None
 
 
+_SHOUTS_SUFFIX = "}:shouts"
+
+
+def shouts_channel(game_id: str) -> str:
+    """The pub/sub channel on which what is said at a game's table is heard (reactions)."""
+    return f"{_GAME_CHANNEL_PREFIX}{game_id}{_SHOUTS_SUFFIX}"
+
+
+def game_of_shouts_channel(name: str) -> str | None:
+    if name.startswith(_GAME_CHANNEL_PREFIX) and name.endswith(_SHOUTS_SUFFIX):
+        return name[len(_GAME_CHANNEL_PREFIX):-len(_SHOUTS_SUFFIX)]
+    return None
+
+
 def waiting_list(game_name: str) -> str:
     """The listed games of one game with open seats."""
     return f"lobby:{{{game_name}}}"
+
+
+def live_list(game_name: str) -> str:
+    """The watchable games of one game: spectators' list of games in play."""
+    return f"live:{{{game_name}}}"
 
 
 # The turn-clock indexes: split so that no command spans two cluster slots.

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from service.replica import tracing
 from service.store import entries, keys, versions
 from service.store.gcra import gcra
-from service.store.protocol import Listener
+from service.store.protocol import Listener, ShoutListener
 from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
                                    MatchRule, RateBudget)
 
@@ -38,6 +38,7 @@ class MemoryStore:
         self._games: dict[str, MemoryGame] = {}
         self._creates = 0
         self._listener: Listener | None = None
+        self._shout_listener: ShoutListener | None = None
         self._rings: dict[str, list[Callable[[], None]]] = {}
         self._indexes: dict[str, dict[str, float]] = {}
         self._budgets: dict[str, float] = {}  # rate-limit key -> theoretical arrival time
@@ -269,6 +270,13 @@ class MemoryStore:
 
     def on_commit(self, listener: Listener) -> None:
         self._listener = listener  # every commit is in this process: nothing to watch
+
+    async def shout(self, game_id: str, message: bytes) -> None:
+        if self._shout_listener is not None:
+            self._shout_listener(game_id, message)
+
+    def on_shout(self, listener: ShoutListener) -> None:
+        self._shout_listener = listener
 
     async def watch(self, game_id: str) -> None:
         return None

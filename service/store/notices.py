@@ -10,7 +10,7 @@ import redis.asyncio as redis
 from redis.exceptions import RedisError
 
 from service.store import keys
-from service.store.protocol import Listener
+from service.store.protocol import Listener, ShoutListener
 
 log = logging.getLogger("service.store")
 
@@ -28,6 +28,14 @@ def parsed_notice(data: str) -> tuple[int, float, str]:
     return int(version), float(committed), more[0] if more else ""
 
 
+def _channels(games) -> list[str]:
+    """A watched game's channels: its commits' notices, and what is said at its table
+    (apart, so that a replica of an earlier release, which reads every message of the
+    first as a notice, never meets a shout there)."""
+    return [channel for game in games
+            for channel in (keys.channel(game), keys.shouts_channel(game))]
+
+
 class Notices:
     """Pub/sub may drop messages while the connection is down; the log does not, so after
     every (re)connection each watched game gets a notice of version -1 and its streams
@@ -39,6 +47,7 @@ class Notices:
     def __init__(self, urls: Callable[[], list[str]]) -> None:
         self._urls = urls
         self.listener: Listener | None = None
+        self.shout_listener: ShoutListener | None = None
         self._watched: set[str] = set()
         self._rings: dict[str, list[Callable[[], None]]] = {}
         self._subscribing: set[asyncio.Task] = set()
@@ -50,7 +59,7 @@ class Notices:
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run())
         elif self._pubsub is not None:
-            await self._subscribe(self._pubsub, [keys.channel(game_id)])
+            await self._subscribe(self._pubsub, _channels([game_id]))
 
     def on_ring(self, topic: str, listener: Callable[[], None]) -> None:
         """(From a task of the event loop.) The connection opens now if it was not open;
@@ -70,7 +79,7 @@ class Notices:
         self._watched.discard(game_id)
         if self._pubsub is not None:
             try:
-                await self._pubsub.unsubscribe(keys.channel(game_id))
+                await self._pubsub.unsubscribe(*_channels([game_id]))
             except RedisError:
                 pass  # the reconnection subscribes to watched games only
 
@@ -90,7 +99,7 @@ class Notices:
             try:
                 subscribed, topics = set(self._watched), set(self._rings)
                 await pubsub.subscribe(keys.HEARTBEAT,
-                                       *[keys.channel(game) for game in subscribed],
+                                       *_channels(subscribed),
                                        *[keys.wake_channel(topic) for topic in topics])
                 self._pubsub, pause = pubsub, 0.05
                 await self._catch_up(pubsub, subscribed, topics)
@@ -114,11 +123,11 @@ class Notices:
         """Games watched or unwatched, bells added, while the connection opened: from
         now on watch(), unwatch() and on_ring() (un)subscribe by themselves."""
         if late := self._watched - subscribed:
-            await pubsub.subscribe(*[keys.channel(game) for game in late])
+            await pubsub.subscribe(*_channels(late))
         if late_topics := set(self._rings) - topics:
             await pubsub.subscribe(*[keys.wake_channel(topic) for topic in late_topics])
         if gone := subscribed - self._watched:
-            await pubsub.unsubscribe(*[keys.channel(game) for game in gone])
+            await pubsub.unsubscribe(*_channels(gone))
 
     def _tell_all_to_reread(self) -> None:
         for listeners in list(self._rings.values()):
@@ -133,6 +142,10 @@ class Notices:
         if (topic := keys.topic_of_channel(channel)) is not None:
             for ring in self._rings.get(topic, ()):
                 ring()
+            return
+        if (game_id := keys.game_of_shouts_channel(channel)) is not None:
+            if self.shout_listener is not None:
+                self.shout_listener(game_id, message["data"])
             return
         game_id = keys.game_of_channel(channel)
         if self.listener is None or game_id is None:

@@ -21,6 +21,9 @@ from service.store.records import (
 # that committed it or ''): a commit of a watched game. A version of -1 means "notices may
 # have been lost" (the store reconnected).
 Listener = Callable[[str, int, float, str], None]
+# shout_listener(game id, message): a message said at a watched game's table (a quick
+# reaction, service/lobby/reactions.py), kept nowhere: only open streams hear it.
+ShoutListener = Callable[[str, bytes], None]
 
 
 class StoreUnavailable(Exception):
@@ -145,6 +148,9 @@ class Notices(Protocol):
         """Calls listener for every commit of a watched game, on any replica."""
     async def watch(self, game_id: str) -> None: ...
     async def unwatch(self, game_id: str) -> None: ...
+    async def shout(self, game_id: str, message: bytes) -> None:
+        """Hands message to the shout listener of every replica watching the game."""
+    def on_shout(self, listener: ShoutListener) -> None: ...
 
 
 class Bells(Protocol):

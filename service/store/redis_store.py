@@ -18,7 +18,7 @@ from redis.exceptions import RedisClusterException, RedisError
 from service.replica import tracing
 from service.store import entries, keys, segments, versions
 from service.store.notices import Notices, notice
-from service.store.protocol import Listener, StoreUnavailable
+from service.store.protocol import Listener, ShoutListener, StoreUnavailable
 from service.store.records import (Allowance, Change, Commit, FinishedGame, GameRecord,
                                    MatchRule, RateBudget)
 from service.store.scripts import source
@@ -414,6 +414,12 @@ class RedisStore:
 
     def on_commit(self, listener: Listener) -> None:
         self._notices.listener = listener
+
+    async def shout(self, game_id: str, message: bytes) -> None:
+        await self._io(lambda client: client.publish(keys.shouts_channel(game_id), message))
+
+    def on_shout(self, listener: ShoutListener) -> None:
+        self._notices.shout_listener = listener
 
     async def watch(self, game_id: str) -> None:
         await self._notices.watch(game_id)

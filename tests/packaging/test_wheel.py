@@ -7,11 +7,14 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 
 from service.sql import migrate
 from tests.processes import Process
 from tests.service.play import create, play_to_end
 from tests.service.servers import SHARED_REDIS, free_port, suite_database
+
+pytestmark = pytest.mark.build  # minutes of compiling: `python -m pytest -m build`
 
 ROOT = Path(__file__).resolve().parents[2]
 WHEEL_COMMAND = ["-m", "pip", "wheel", "--no-deps", "--wheel-dir"]

@@ -15,6 +15,8 @@ from tests.service.conftest import STORES
 from tests.service.fuzzing import FUZZED_ENV, counts, failures_of, schemathesis_run, summary_of
 from tests.service.servers import Server, server
 
+pytestmark = pytest.mark.fuzz  # minutes: `python -m pytest -m fuzz`, and .ci/run
+
 SEED = "20261201"
 
 

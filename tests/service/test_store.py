@@ -339,6 +339,25 @@ def test_a_commit_of_a_watched_game_is_announced_with_its_version(kind):
     assert run(kind, scenario) == [("g8", 1), ("g8", 2), ("g8", 3)]
 
 
+def test_a_shout_at_a_watched_game_is_heard_apart_from_its_commits(kind):
+    """A reaction is published on a channel of its own: heard by the shout listener, never
+    taken for a commit (a replica of an earlier release reads every message of the commits'
+    channel as a notice)."""
+    async def scenario(store):
+        shouts: list[tuple[str, bytes]] = []
+        commits: list[int] = []
+        store.on_shout(lambda game, message: shouts.append((game, message)))
+        store.on_commit(lambda game, version, at, origin: commits.append(version))
+        await store.create("g10", RECORD)
+        await store.watch("g10")
+        await asyncio.sleep(0.2)
+        commits.clear()
+        await store.shout("g10", b'{"seat":0}')
+        await asyncio.sleep(0.2)
+        return shouts, commits
+    assert run(kind, scenario) == ([("g10", b'{"seat":0}')], [])
+
+
 def test_games_watched_while_the_notice_connection_opens_are_announced_too(kind):
     games = [f"g9-{index}" for index in range(20)]
 

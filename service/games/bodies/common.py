@@ -180,7 +180,7 @@ class Joined(msgspec.Struct, kw_only=True):
 
 
 class WaitingGame(msgspec.Struct, kw_only=True):
-    """A listed game with open seats."""
+    """A listed game: one with open seats, or one in play to watch."""
     id: str
     game: str
     players: int
@@ -190,7 +190,8 @@ class WaitingGame(msgspec.Struct, kw_only=True):
 
 
 class WaitingList(msgspec.Struct, kw_only=True):
-    """A page of waiting games, newest first; next_cursor fetches the next page."""
+    """A page of listed games (waiting for players, or in play), newest first;
+    next_cursor fetches the next page."""
     games: list[WaitingGame]
     next_cursor: str | None
 

@@ -56,6 +56,8 @@ export const api = {
   presence: (id, token, here, viewer) =>
     request("POST", `${game(id)}/presence`, { token, body: { here, viewer: token ? undefined : viewer } }),
   waiting: () => request("GET", "/v1/games?status=waiting&limit=20"),
+  live: () => request("GET", "/v1/games?status=active&limit=12"),
+  react: (id, token, phrase) => request("POST", `${game(id)}/reactions`, { token, body: { phrase } }),
   events: (id, token, after, signal, alive) => events(`${game(id)}/events`, token, after, signal, alive),
   // Players, ratings and the matchmaking queue (docs/players.md): `key` is the player's key.
   newPlayer: (name) => request("POST", "/v1/players", { body: { name, kind: "human" } }),

@@ -1,5 +1,5 @@
-// The start page: choose a game and its seats, create it; or resume a game of yours, or
-// take a seat in a game that is waiting for players.
+// The start page: choose a game and its seats, create it; or resume a game of yours, take
+// a seat in a game that is waiting for players, or watch one in play.
 
 import { api } from "./api.js";
 import { alarm } from "./announce.js";
@@ -25,6 +25,7 @@ export function openStart(root) {
   let error = "";
   let busy = false;
   let waiting = null;
+  let live = null;
   const chosen = () => gameOf(form.game);
   // The seats of the chosen game: the players picked, within what the game takes.
   const seatCount = () => { const [fewest, most] = chosen().players; return Math.min(Math.max(form.players, fewest), most); };
@@ -86,6 +87,7 @@ export function openStart(root) {
           h("button.primary.big", { type: "submit", disabled: busy, "data-key": "create" }, t(busy ? "Dealing…" : "Create game")),
           h("p.error", {}, error))),
       lobby(),
+      watching(),
       finished(),
       recent()));
   }
@@ -158,6 +160,17 @@ export function openStart(root) {
       })) : h("p.note", {}, t("No game is waiting. Create one and invite friends!")));
   }
 
+  // Games in play anyone may watch (listed by their creator, or the rated queue's).
+  function watching() {
+    const games = live?.games || [];
+    if (!games.length) return null;
+    return h("section.live", { "aria-label": t("Games in play to watch") }, h("h2", {}, t("Watch a game in play")),
+      h("ul.game-list", {}, games.map((g) => h("li", { "data-game": g.id }, h("b", {}, gameOf(g.game)?.title || g.game),
+        h("span.who", {}, "· ", g.seats.map((seat, i) => [i ? ", " : "", h("bdi", {}, seat.name || t(seat.type === "ai" ? "Robot {n}" : "Player {n}", { n: seat.seat + 1 }))])),
+        g.clock ? h("span.note", {}, t("{n} s a turn", { n: g.clock.turn_seconds })) : null,
+        h("a.button.ghost", { href: `#/g/${g.id}`, "data-key": `watch-${g.id}` }, t("Watch"))))));
+  }
+
   // The tables this browser opened lately (games in play among them), to go back to.
   function recent() {
     const games = recentGames().slice(0, 6);
@@ -168,6 +181,7 @@ export function openStart(root) {
 
   async function refreshLobby() {
     try { waiting = await api.waiting(); } catch { waiting = { games: [] }; }
+    try { live = await api.live(); } catch { live = { games: [] }; }
     if (root.querySelector(".lobby")) render();
   }
 

@@ -4,7 +4,8 @@
 // new version (entry: the history entry that made it, when known), onTrouble(message or
 // null) on every change of the connection's state (null: the server answers again), and
 // onGone(problem) once, when the server no longer knows the game or the seat: then nothing
-// is read any more.
+// is read any more; onReaction(reaction) for each quick reaction said at the table while
+// the stream is open (reactions.js).
 //
 // Every failure ends in a known state, said as soon as it is known and unsaid as soon as it
 // no longer holds: a stream cut by the network is followed by one read of the game (the
@@ -25,7 +26,7 @@ const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
 const STALL_MS = 45000;      // the server sends a comment every 15 s: silence this long is a cut
 const STREAM_FAILURES = 3;   // streams cut in a row while reads work: poll instead
 
-export function follow({ id, token, rematches, onGame, onTrouble, onGone }) {
+export function follow({ id, token, rematches, onGame, onTrouble, onGone, onReaction }) {
   const finished = (body) => body.status === "over" && (!rematches || !!body.rematch);
   let version = -1;
   let status = null;
@@ -86,6 +87,7 @@ export function follow({ id, token, rematches, onGame, onTrouble, onGone }) {
     };
     try {
       for await (const event of api.events(id, token, version >= 0 ? version : null, abort.signal, alive)) {
+        if (event.type === "reaction") { onReaction?.(JSON.parse(event.data)); continue; }
         if (event.type !== "game") continue;
         const data = JSON.parse(event.data);
         failures = 0;

@@ -8,6 +8,7 @@ import { resignControl, spectatorCount } from "./after-game.js";
 import { invitePanel } from "./invite.js";
 import { t } from "./i18n.js";
 import { logPanel } from "./log.js";
+import { bubble, reactionsPanel } from "./reactions.js";
 
 // A seat's name as the page shows it: "You" for the viewer; a player's own name, with its
 // seat number when it could be taken for another (a guest named "You", two players of one
@@ -49,6 +50,7 @@ export function tableView(state, ctx) {
            game.choices ? game.choices(ctx) : null],
       h("p.error", {}, ctx.gone ? "" : ctx.error || ctx.trouble || "")),
     over ? endScreen(ctx) : h("section.hand", { "aria-label": t("Your cards") }, game.hand(ctx)),
+    reactionsPanel(ctx),
     over ? null : logPanel(ctx, 8));
 }
 
@@ -89,7 +91,8 @@ function seatChip(ctx, seat) {
       type !== "human" ? h("span.badge", { class: type }, t(type === "ai" ? "AI" : "open")) : null,
       body.seats[seat].resigned ? h("span.badge.resigned", {}, t("resigned")) : null,
       deadline && toMove ? h("span.clock", { "data-deadline": deadline }, clockText(deadline)) : null),
-    ctx.game.seatInfo(ctx, seat));
+    ctx.game.seatInfo(ctx, seat),
+    bubble(ctx, seat));
 }
 
 function clockText(deadline) {

@@ -12,6 +12,7 @@ import { gameOf } from "./games.js";
 import { isolate, t } from "./i18n.js";
 import { promptText, seatName, tableView, tickClocks } from "./table-view.js";
 import { alarm, announce } from "./announce.js";
+import { muted, REST_MS, setMuted, SHOWN_MS } from "./reactions.js";
 
 // How long each move stays on screen when several arrive at once (none for those who ask
 // their system for reduced motion).
@@ -25,7 +26,8 @@ export function openTable(root, { id }) {
   // error: what the player's last action met, said until it no longer holds (errorKind:
   // "network" until the server answers again, "move" until the game moves on).
   const state = { body: null, history: [], ui: {}, changed: new Set(), error: null, errorKind: null, trouble: null,
-                  gone: null, busy: false, thinking: false, presence: null, confirmResign: false };
+                  gone: null, busy: false, thinking: false, presence: null, confirmResign: false,
+                  heard: [], resting: false, muted: muted() };
   const queue = [];
   let showing = false;  // arrivals are being shown, one step at a time
   let closed = false;
@@ -62,6 +64,7 @@ export function openTable(root, { id }) {
       // The log never runs ahead of the board: a history read may be newer than the body.
       history: state.history.filter((entry) => entry.version <= body.version),
       error: state.error, trouble: state.gone || state.trouble, gone: !!state.gone,
+      heard: state.heard, resting: state.resting, muted: state.muted, react, toggleMute,
     };
   }
 
@@ -197,6 +200,35 @@ export function openTable(root, { id }) {
     follower.poke();
   }
 
+  // A reaction said at the table (this page's own included): shown for SHOWN_MS.
+  let heardCount = 0;
+  function hear(said) {
+    const key = ++heardCount;
+    state.heard = [...state.heard.slice(-2), { ...said, key }];
+    setTimeout(() => { state.heard = state.heard.filter((h) => h.key !== key); render(); }, SHOWN_MS);
+    render();
+  }
+
+  // Says a phrase; the buttons rest as long as the server would refuse another.
+  async function react(phrase) {
+    if (state.resting) return;
+    state.resting = true;
+    render();
+    setTimeout(() => { state.resting = false; render(); }, REST_MS);
+    try {
+      await api.react(id, token, phrase);
+    } catch (error) {
+      failed(error);
+      render();
+    }
+  }
+
+  function toggleMute() {
+    state.muted = !state.muted;
+    setMuted(state.muted);
+    render();
+  }
+
   async function leave() {
     try {
       await api.leave(id, token);
@@ -251,7 +283,7 @@ export function openTable(root, { id }) {
     if (closed) return;
     arrive(body, null);
     presence = attend({ id, token, onChange: (found) => { state.presence = found; render(); } });
-    follower = follow({ id, token, rematches: !!token, onGame: arrive, onGone: lost, onTrouble: connection });
+    follower = follow({ id, token, rematches: !!token, onGame: arrive, onGone: lost, onTrouble: connection, onReaction: hear });
   }).catch((error) => {
     const why = t("This game cannot be opened. {why}", { why: error.message });
     alarm(why);

@@ -1,0 +1,150 @@
+"""Watching from the lobby, quick reactions and the rating chart over dates, in the browser:
+a passer-by finds a live game on the start page and watches it, the players see them
+counted, and nothing the spectator's page receives (reads and the whole event stream)
+shows more than core's view for no seat; a player's reaction shows on the other pages as
+a bubble, rests 5 s, and a muted page shows none. (axe on these screens:
+test_watch_and_react_accessibility.py; the profile's chart over dates:
+test_rating_chart_dates.py.) One server and one browser for the module."""
+
+import json
+import time
+
+import httpx
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.service.play import replay_in_core
+from tests.web.browsing import open_page
+from tests.web.test_after_game import PRESENCE_MS, seated
+
+GAME, SEED = "crabe-vs-poulpe", 5
+OPEN_SEAT = [{"type": "human", "name": "Ana"}, {"type": "open"}]
+REST_SECONDS = 5.2  # a seat's one reaction per 5 s, and a margin
+SIZES = [("en-GB", 1280), ("en-GB", 390), ("fr-FR", 1280), ("fr-FR", 390)]  # axe's screens
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def live_table(web) -> tuple[str, list[str]]:
+    """A listed game between two people, seeded, its second seat taken from the lobby."""
+    created = httpx.post(f"{web.url}/v1/games", json={
+        "game": GAME, "players": 2, "seats": OPEN_SEAT, "listed": True, "seed": SEED}).json()
+    joined = httpx.post(f"{web.url}/v1/games/{created['id']}/join", json={"name": "Bo"}).json()
+    return created["id"], [created["seats"][0]["token"], joined["token"]]
+
+
+def play_first_moves(web, game_id: str, tokens: list[str], count: int) -> list[tuple]:
+    """Plays count moves (each the first legal one) over the API: (version after, seat, move)."""
+    played = []
+    for _ in range(count):
+        seat = httpx.get(f"{web.url}/v1/games/{game_id}").json()["to_move"][0]
+        mine = httpx.get(f"{web.url}/v1/games/{game_id}", headers=auth(tokens[seat])).json()
+        move = mine["legal_moves"][0]
+        answer = httpx.post(f"{web.url}/v1/games/{game_id}/moves", json={"move": move},
+                            headers=auth(tokens[seat])).json()
+        played.append((answer["version"], seat, move))
+    return played
+
+
+def react_until_heard(sayer, phrase: str, *hearers) -> float:
+    """The sayer's page says phrase until every hearer shows it (a page hears what is said
+    once its stream is open, which its first drawing does not wait for); when it was said."""
+    for _ in range(3):
+        said = time.monotonic()
+        sayer.locator(f"[data-key=react-{phrase}]").click()
+        try:
+            for page in hearers:
+                page.wait_for_selector(f".seat .bubble[data-phrase={phrase}]", timeout=3000)
+            return said
+        except PlaywrightTimeout:
+            time.sleep(max(0.0, said + REST_SECONDS - time.monotonic()))  # the seat's rest
+    raise AssertionError(f"{phrase} was never heard")
+
+
+def server_events(text: str) -> list[tuple[str, dict]]:
+    """An event stream's body as (event, data) pairs."""
+    found = []
+    for block in text.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines()
+                      if line and not line.startswith(":"))
+        if "data" in fields:
+            found.append((fields.get("event", "message"), json.loads(fields["data"])))
+    return found
+
+
+def test_a_passer_by_watches_a_live_game_and_receives_only_what_no_seat_may_know(web, browser,
+                                                                                 shots):
+    game_id, tokens = live_table(web)
+    ana, bo = (seated(browser, web, game_id, token, GAME) for token in tokens)
+    visitor = open_page(browser, f"{web.url}/play")
+    received: list = []
+    visitor.on("response", lambda response: f"/v1/games/{game_id}" in response.url
+               and received.append(response))
+    watch = visitor.locator(f".live [data-key='watch-{game_id}']")
+    line = visitor.locator(f".live li[data-game='{game_id}']")
+    line.wait_for()
+    assert "Ana" in line.inner_text() and "Bo" in line.inner_text()
+    visitor.screenshot(path=shots / "live-games-start.png", full_page=True)
+    watch.click()
+    visitor.wait_for_selector(".table[data-version] .spectator")  # no hand: a spectator's view
+    assert visitor.locator("[data-key^=react-]").count() == 0  # a spectator says nothing
+    for player in (ana, bo):  # the players see the spectator counted, within a beat
+        player.wait_for_selector("[data-key=spectators]:has-text('1 spectator')",
+                                 timeout=PRESENCE_MS)
+    played = play_first_moves(web, game_id, tokens, 4)
+    visitor.wait_for_selector(f".table[data-version='{played[-1][0]}']")
+    react_until_heard(ana, "good-luck", visitor)
+    visitor.screenshot(path=shots / "spectator-table.png")
+    httpx.post(f"{web.url}/v1/games/{game_id}/resign", headers=auth(tokens[1]))
+    visitor.wait_for_selector(".table[data-status=over]")
+    visitor.goto(f"{web.url}/play#/")  # leaves: every response it had is complete
+    visitor.wait_for_selector("form.setup")
+    # Every game body the spectator's page read or was streamed is core's view for no
+    # seat at that version (so no hand, no deck order), and no response holds a token.
+    views, reactions = [], []
+    for response in received:
+        text = response.text()
+        assert not any(token in text for token in tokens)
+        if "text/event-stream" in (response.headers.get("content-type") or ""):
+            for event, data in server_events(text):
+                if event == "reaction":
+                    reactions.append(data)
+                elif event == "game":
+                    views.append(data["game"])
+        elif response.request.method == "GET" and response.url.split("?")[0].endswith(game_id):
+            views.append(response.json())
+    final = httpx.get(f"{web.url}/v1/games/{game_id}").json()["version"]
+    assert {body["version"] for body in views} >= {played[-1][0], final}
+    for body in views:
+        assert body["you"] is None and body["legal_moves"] == []
+        moves = [(seat, move) for version, seat, move in played if version <= body["version"]]
+        core_view = replay_in_core(GAME, 2, SEED, moves).view(None)
+        assert body["view"] == json.loads(json.dumps(core_view))
+    assert [(r["seat"], r["phrase"]) for r in reactions] == [(0, "good-luck")]
+    for page in (ana, bo, visitor):
+        assert page.errors == []
+
+
+def test_a_reaction_shows_on_the_other_pages_and_a_muted_page_shows_none(web, browser, shots):
+    game_id, tokens = live_table(web)
+    ana, bo = (seated(browser, web, game_id, token, GAME) for token in tokens)
+    said = react_until_heard(ana, "well-played", bo, ana)  # its own words too
+    assert bo.locator(".seat").nth(0).locator(".bubble").inner_text() == "Well played"
+    assert ana.locator("[data-key=react-thanks]").is_disabled()  # resting 5 s
+    bo.screenshot(path=shots / "reaction-bubble.png")
+    ana.locator("[data-key=mute-reactions]").click()
+    assert ana.locator("[data-key=mute-reactions]").get_attribute("aria-pressed") == "true"
+    assert ana.locator(".bubble").count() == 0
+    bo.locator("[data-key=react-oops]").click()
+    bo.wait_for_selector(".seat .bubble[data-phrase=oops]")
+    ana.wait_for_timeout(1500)
+    assert ana.locator(".bubble").count() == 0  # muted: heard, not shown
+    ana.reload()  # the setting is this browser's, kept
+    ana.wait_for_selector(".table[data-version]")
+    assert ana.locator("[data-key=mute-reactions]").get_attribute("aria-pressed") == "true"
+    time.sleep(max(0.0, said + REST_SECONDS - time.monotonic()))  # Ana's rest is over
+    ana.locator("[data-key=react-thanks]").click()
+    bo.wait_for_selector(".seat .bubble[data-phrase=thanks]")
+    for page in (ana, bo):
+        assert page.errors == []
