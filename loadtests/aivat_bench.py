@@ -71,14 +71,18 @@ def play(game: str, seed: int, table: list[Player]) -> tuple[bytes, list[dict[st
     initial, log = state.to_bytes(), []
     while not state.is_over:
         seat = state.to_move[0]
-        move = table[seat].choose(state, seat, log)
-        entry = {"seat": seat, "kind": "move", "move": move}
-        observed = state.observed_by(seat)
-        if observed is not None:
-            entry["observed"] = observed
-        state.apply(seat, move)
-        log.append(entry)
+        apply_logged(state, seat, table[seat].choose(state, seat, log), log)
     return initial, log, state
+
+
+def apply_logged(state: Any, seat: int, move: dict, log: list[dict]) -> None:
+    """Applies seat's move, logged as the server logs it (with what the seat was shown)."""
+    entry = {"seat": seat, "kind": "move", "move": move}
+    observed = state.observed_by(seat)
+    if observed is not None:
+        entry["observed"] = observed
+    state.apply(seat, move)
+    log.append(entry)
 
 
 def cpu() -> float:

@@ -24,7 +24,6 @@ interval (for A/A series), and the mean of each estimator.
 import argparse
 import json
 import random
-import resource
 import sys
 from pathlib import Path
 from typing import Any
@@ -34,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 import core
 import core.ai
-from loadtests.aivat_bench import example_policy
+from loadtests.aivat_bench import apply_logged, cpu, example_policy
 from service.arena.crosstable import deals_for, estimate
 from service.arena.estimates import JUDGE, Seat, luck_terms, seed_of
 from service.arena.regression import MIN_SAMPLES, cross_fitted
@@ -88,19 +87,8 @@ def play(initial: Any, table: list[Player], key: tuple) -> tuple[list[dict], Any
         seat = state.to_move[0]
         seed = decision_seed(key, seat, decisions[seat])
         decisions[seat] += 1
-        move = table[seat].choose(state, seat, log, seed)
-        entry = {"seat": seat, "kind": "move", "move": move}
-        observed = state.observed_by(seat)
-        if observed is not None:
-            entry["observed"] = observed
-        state.apply(seat, move)
-        log.append(entry)
+        apply_logged(state, seat, table[seat].choose(state, seat, log, seed), log)
     return log, state
-
-
-def cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
 
 
 def series(args, run: int, policy_class: Any) -> dict[str, Any]:
