@@ -82,6 +82,12 @@ ctypedef struct GameVTable:
     # Rewards in [0, 1] that keep the order of the table, not only who won (see
     # core/games/cupcrab/search.pyx); with two players the same as `rewards`.
     vt_rewards_fn rank_rewards
+    # The share of the other seats this seat finished above, alone (no bonus for first
+    # place); with two players the same as `rewards`.
+    vt_rewards_fn place_rewards
+    # `policy_playout` with a rule of thumb for secret selections too (Cup the Crab); a
+    # game without one gives `policy_playout`.
+    vt_playout_fn select_playout
     vt_deal_fn deal
     vt_decider_fn decider
     vt_observation_size_fn observation_size

@@ -18,8 +18,8 @@ from core.games.cupcrab.rules cimport (CCState, CC_CUP_KINDS, CC_KINDS, CC_MAX_L
                                        CC_MAX_PLAYERS, CC_N_ACTIONS, CC_CARDS_PER_SEAT,
                                        PHASE_OVER, PHASE_PLAY, PHASE_SELECT, cc_apply_action,
                                        cc_deal, cc_determinize_within, cc_legal_actions,
-                                       cc_policy_playout, cc_random_playout, cc_state_of,
-                                       cc_winners)
+                                       cc_policy_playout, cc_random_playout,
+                                       cc_select_playout, cc_state_of, cc_winners)
 from core.games.cupcrab.observation cimport (CCMemory, cc_next_decider, cc_observation_size,
                                              ccm_record, ccm_reset, cc_write_observation)
 from core.vtable cimport GameVTable, VTABLE_CAPSULE
@@ -84,16 +84,16 @@ cdef void _policy_playout(void* s, Rng* rng) noexcept nogil:
     cc_policy_playout(<CCState*>s, rng)
 
 
-cdef void _rank_rewards(const void* s, double* out) noexcept nogil:
-    """Half the victory share, half the share of the other seats this seat finished above
-    (a tie with one counts half): with 3 to 5 players a second place is worth more than a
-    last one, so the search keeps fighting in a game it is unlikely to win.  With two
-    players it equals _rewards."""
-    cdef const CCState* st = <const CCState*>s
+cdef void _select_playout(void* s, Rng* rng) noexcept nogil:
+    cc_select_playout(<CCState*>s, rng)
+
+
+cdef void _place_shares(const CCState* st, double* out) noexcept nogil:
+    """Each seat's share of the other seats it finished above, by ruling C9's order (most
+    points, then most Cups); a tie with one counts half."""
     cdef int keys[CC_MAX_PLAYERS]
     cdef int seat, other, kind
     cdef double above
-    _rewards(s, out)
     for seat in range(st.players):
         keys[seat] = st.seats[seat].score * 128      # then most Cups (C9): 70 in all
         for kind in range(CC_CUP_KINDS):
@@ -103,7 +103,28 @@ cdef void _rank_rewards(const void* s, double* out) noexcept nogil:
         for other in range(st.players):
             if other != seat:
                 above += (keys[seat] > keys[other]) + 0.5 * (keys[seat] == keys[other])
-        out[seat] = 0.5 * out[seat] + 0.5 * above / (st.players - 1)
+        out[seat] = above / (st.players - 1)
+
+
+cdef void _rank_rewards(const void* s, double* out) noexcept nogil:
+    """Half the victory share, half the share of the other seats this seat finished above
+    (a tie with one counts half): with 3 to 5 players a second place is worth more than a
+    last one, so the search keeps fighting in a game it is unlikely to win.  With two
+    players it equals _rewards."""
+    cdef double place[CC_MAX_PLAYERS]
+    cdef int seat
+    _rewards(s, out)
+    _place_shares(<const CCState*>s, place)
+    for seat in range((<const CCState*>s).players):
+        out[seat] = 0.5 * out[seat] + 0.5 * place[seat]
+
+
+cdef void _place_rewards(const void* s, double* out) noexcept nogil:
+    """The share of the other seats this seat finished above, alone: every step up the
+    table is worth the same, the step to first place no more than the others (the rating
+    scale's Plackett-Luce counts every place).  With two players it equals _rewards (a
+    shared victory is a tie: half each)."""
+    _place_shares(<const CCState*>s, out)
 
 
 # -- the batched vector -------------------------------------------------------------
@@ -147,6 +168,8 @@ VTABLE.determinize = _determinize
 VTABLE.playout = _playout
 VTABLE.policy_playout = _policy_playout
 VTABLE.rank_rewards = _rank_rewards
+VTABLE.select_playout = _select_playout
+VTABLE.place_rewards = _place_rewards
 VTABLE.deal = _deal
 VTABLE.decider = _decider
 VTABLE.observation_size = cc_observation_size
