@@ -1,16 +1,22 @@
-"""The search's variants (policy playouts, rank rewards) and the judge, core.ai.evaluate:
+"""The search's variants (policy playouts with and without the selection rule, rank and
+place rewards, the other seats' selections at the root by decoupled UCB) and the judge,
+core.ai.evaluate:
 legal, repeatable, honest (twins get the same answers), strict about their parameters."""
 
 import pytest
 
 import core
 import core.ai
+from core import ismcts, registry
 from core.games.cvp import search as cvp_search
 from tests.ai.cvp_twins import view_twin
 from tests.ai.positions import GAME, hidden_twin, random_position
 from tests.ai.test_cvp_ai import history, positions
 
-VARIANTS = [{"playout": "policy"}, {"reward": "rank"}, {"playout": "policy", "reward": "rank"}]
+VARIANTS = [{"playout": "policy"}, {"reward": "rank"}, {"playout": "policy", "reward": "rank"},
+            {"playout": "policy+select"}, {"reward": "place"},
+            {"playout": "policy+select", "reward": "place", "hidden": "root"}]
+ROOT = {"playout": "policy+select", "reward": "place", "hidden": "root"}
 
 
 def _strip(out):
@@ -33,6 +39,20 @@ def test_cup_the_crab_twins_get_the_same_suggestion_with_every_variant(seed, var
     twin = _cc_twin(state, seat, seed)
     a = core.ai.suggest(state, seat, iterations=300, seed=seed, algorithm=algorithm, **variant)
     b = core.ai.suggest(twin, seat, iterations=300, seed=seed, algorithm=algorithm, **variant)
+    assert _strip(a) == _strip(b)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("seed", range(3))
+def test_cup_the_crab_twins_get_the_same_suggestion_at_a_selection_searched_as_simultaneous(
+        seed, players):
+    # hidden="root" acts where the other seats' secret selections are drawn at the root:
+    # a selection with others still to choose, which random_position rarely gives.
+    state = core.new_game(GAME, players, seed=600 + seed)
+    seat = state.to_move[-1]
+    twin = _cc_twin(state, seat, seed)
+    a = core.ai.suggest(state, seat, iterations=300, seed=seed, **ROOT)
+    b = core.ai.suggest(twin, seat, iterations=300, seed=seed, **ROOT)
     assert _strip(a) == _strip(b)
 
 
@@ -80,6 +100,51 @@ def test_the_policy_playouts_are_the_game_s_rules_of_thumb_not_its_random_ones(g
     a = core.ai.suggest(state, seat, iterations=400, seed=2, playout="policy")
     b = core.ai.suggest(state, seat, iterations=400, seed=2)
     assert _strip(a)["stats"] != _strip(b)["stats"]
+
+
+def test_the_selection_rule_changes_cup_the_crab_s_playouts_and_not_crabe_vs_poulpe_s():
+    # Crabe vs Poulpe has no secret selection: its "policy+select" is its "policy".
+    cup = core.new_game(GAME, 4, seed=5)
+    cvp = core.new_game("crabe-vs-poulpe", 2, seed=5)
+    for state, differs in ((cup, True), (cvp, False)):
+        seat = state.to_move[0]
+        a, b = (_strip(core.ai.suggest(state, seat, iterations=400, seed=2, playout=playout))
+                for playout in ("policy", "policy+select"))
+        assert (a["stats"] != b["stats"]) == differs
+
+
+def test_the_selection_rule_judges_the_same_position_differently_from_the_plain_policy():
+    state = core.new_game(GAME, 4, seed=6)
+    vt, raw = registry.vtable(GAME), core.ai._adapter(GAME).raw_state(state)
+    plain, select = (ismcts.evaluate(vt, raw, 0, None, iterations=2000, playout=p, seed=1)
+                     for p in ("policy", "policy+select"))
+    assert plain != select
+    assert sum(select) == pytest.approx(1)
+
+
+def test_place_rewards_are_the_victory_with_two_players_and_not_with_four():
+    for players, same in ((2, True), (4, False)):
+        state = core.new_game(GAME, players, seed=5)
+        win, rank, place = (_strip(core.ai.suggest(state, 0, iterations=400, seed=2,
+                                                   playout="policy", reward=reward))
+                            for reward in ("win", "rank", "place"))
+        assert (place == win) == same
+        assert (place == rank) == same
+
+
+def test_hidden_root_changes_a_selection_with_others_to_choose_and_no_play():
+    # At a play the root's seat moves first: no hidden move is drawn at the root.
+    selection = core.new_game(GAME, 4, seed=7)
+    play = core.new_game(GAME, 4, seed=7)
+    for seat in range(4):
+        play.apply_action(seat, play.legal_actions(seat)[0])
+    assert len(play.to_move) == 1
+    for state, differs in ((selection, True), (play, False)):
+        seat = state.to_move[-1]
+        a, b = (_strip(core.ai.suggest(state, seat, iterations=500, seed=3,
+                                       playout="policy", hidden=hidden))
+                for hidden in ("random", "root"))
+        assert (a != b) == differs
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -143,9 +208,10 @@ def test_the_same_seed_repeats_an_evaluation_and_another_seed_samples_again():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"playout": "greedy"}, "playout must be one of random, policy"),
-    ({"playout": 7}, "playout must be one of random, policy"),
-    ({"reward": "score"}, "reward must be one of win, rank"),
+    ({"playout": "greedy"}, "playout must be one of random, policy, policy\\+select"),
+    ({"playout": 7}, "playout must be one of random, policy, policy\\+select"),
+    ({"reward": "score"}, "reward must be one of win, rank, place"),
+    ({"hidden": "decoupled"}, "hidden must be one of random, root"),
 ])
 def test_an_unknown_variant_is_refused_by_name(kwargs, message):
     state = core.new_game(GAME, 3, seed=1)

@@ -3,6 +3,8 @@ registry gives is played, and pools are kept apart only where the tables' fits d
 
 import itertools
 
+import pytest
+
 import core
 from service.players.ratings import calibrate
 
@@ -49,3 +51,20 @@ def test_a_game_of_one_table_size_has_one_pool_and_one_fit():
     fits = calibrate.fits_of("crabe-vs-poulpe", results(2, 1))
     assert list(fits) == ["all"]
     assert list(calibrate.pools_of("crabe-vs-poulpe", fits)) == ["crabe-vs-poulpe"]
+
+
+def test_playing_again_one_level_replays_every_game_without_it_from_the_saved_results():
+    work = calibrate.reference_schedule("cup-the-crab")
+    saved = {key: [1] * len(key[1]) for key in work[:-1]}   # the last game never saved
+    play = calibrate.to_play(work, saved, (5,))
+    assert play == [i for i, (_, seating, _) in enumerate(work)
+                    if "level-5" in seating or i == len(work) - 1]
+    assert 0 < len(play) < len(work)
+    assert calibrate.to_play(work, None, (5,)) == list(range(len(work)))
+    assert calibrate.to_play(work, saved, ()) == [len(work) - 1]
+
+
+def test_play_again_without_a_file_to_replay_the_others_from_is_refused(capsys):
+    with pytest.raises(SystemExit):
+        calibrate.main(["--against-references", "--play-again", "5"])
+    assert "--play-again needs --replay" in capsys.readouterr().err

@@ -15,13 +15,18 @@ game is seeded: a run repeats exactly.
 
     python -m service.players.ratings.calibrate --against-references --save F
     python -m service.players.ratings.calibrate --against-references --replay F --write
+    python -m service.players.ratings.calibrate --against-references --replay F \\
+        --play-again 5 --save G --write
 
 --against-references puts redefined levels on the scale that is already there: the
 levels as they were before issue 31 (core.ai.REFERENCE_LEVELS) are fixed players at the
 skills anchors.json gives them (its "references", or its "levels" while it has none), and
 only the levels whose play changed learn, in the same pools, from games against the
 references and then among themselves with references at the table (`reference_schedule`).
-A level whose play did not change is its reference and takes its skill. --write stores
+A level whose play did not change is its reference and takes its skill. When one level
+is redefined, --play-again N plays only the games that seat it and takes the others'
+results from the --replay file (the schedule and its seeds do not depend on the levels'
+definitions), and --save writes the whole schedule's results. --write stores
 the levels' skills and keeps the references beside them, so that a later recalibration
 starts from the same scale.
 """
@@ -199,12 +204,23 @@ def fit_pool(found: dict[str, Any], results: list[tuple[tuple[str, ...], list[in
                        for level in LEVELS}
 
 
-def against_references(jobs: int, write: bool, save: str | None, replay: str | None) -> int:
+def to_play(work: list[tuple[str, tuple[str, ...], int]], saved: dict | None,
+            again: tuple[int, ...]) -> list[int]:
+    """Indices of the games of `work` to play: all without `saved` results, else those that
+    seat a level of `again` (whose play changed since the saved games) or are not saved."""
+    seats = {f"level-{level}" for level in again}
+    return [i for i, key in enumerate(work)
+            if saved is None or key not in saved or seats.intersection(key[1])]
+
+
+def against_references(jobs: int, write: bool, save: str | None, replay: str | None,
+                       again: tuple[int, ...] = ()) -> int:
     """--against-references: plays reference_schedule (or reads its results from a --save
-    file, `replay`), fits every pool, prints it and with write stores it."""
+    file, `replay`, playing again only the games that seat a level of `again`), fits every
+    pool, prints it and with write stores it; `save` gets every game's result."""
     known = json.loads(ANCHORS.read_text())
     pools = known["pools"]
-    saved = {}
+    saved = None
     if replay:
         with open(replay) as lines:
             saved = {(g, tuple(seating), seed): ranks
@@ -212,17 +228,22 @@ def against_references(jobs: int, write: bool, save: str | None, replay: str | N
     with ProcessPoolExecutor(jobs) as workers:
         for game in TABLES:
             work = reference_schedule(game)
-            started, results = time.perf_counter(), []
-            if replay:
-                results = [(seating, saved[g, seating, seed]) for g, seating, seed in work]
-            for done, ranks in enumerate(() if replay else workers.map(_reference_ranks, work), 1):
-                results.append((work[done - 1][1], ranks))
-                sys.stderr.write(f"\r  {game}: {done}/{len(work)} games,"
+            play = to_play(work, saved, again)
+            started = time.perf_counter()
+            ranks_of_game = {} if saved is None else {i: saved.get(key) for i, key in
+                                                      enumerate(work)}
+            for done, ranks in enumerate(workers.map(_reference_ranks,
+                                                     [work[i] for i in play]), 1):
+                ranks_of_game[play[done - 1]] = ranks
+                sys.stderr.write(f"\r  {game}: {done}/{len(play)} games played"
+                                 f" ({len(work) - len(play)} replayed),"
                                  f" {time.perf_counter() - started:.0f} s   ")
-                if save:
-                    with open(save, "a") as out:
-                        out.write(json.dumps([*work[done - 1][:2], work[done - 1][2], ranks]) + "\n")
             sys.stderr.write("\n")
+            results = [(work[i][1], ranks_of_game[i]) for i in range(len(work))]
+            if save:
+                with open(save, "a") as out:
+                    for (g, seating, seed), (_, ranks) in zip(work, results):
+                        out.write(json.dumps([g, seating, seed, ranks]) + "\n")
             for name, found in pools.items():
                 if found["game"] == game:
                     fit_pool(found, results)
@@ -249,9 +270,15 @@ def main(argv: list[str] | None = None) -> int:
                         " to this file, one JSON list a line")
     parser.add_argument("--replay", help="--against-references: fit from a --save file"
                         " instead of playing the games again")
+    parser.add_argument("--play-again", type=int, nargs="+", default=(), metavar="LEVEL",
+                        help="--replay: play again the games that seat these levels (their"
+                        " play changed since the file was saved), replay the others")
     args = parser.parse_args(argv)
     if args.against_references:
-        return against_references(args.jobs, args.write, args.save, args.replay)
+        if args.play_again and not args.replay:
+            parser.error("--play-again needs --replay: the games not played again come from it")
+        return against_references(args.jobs, args.write, args.save, args.replay,
+                                  tuple(args.play_again))
     pools: dict[str, dict[str, Any]] = {}
     report: dict[str, Any] = {}
     with ProcessPoolExecutor(args.jobs) as workers:
