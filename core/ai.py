@@ -27,7 +27,6 @@ ADAPTERS: dict[str, str] = {entry.name: entry.search for entry in registry.GAMES
 ALGORITHMS = ismcts.ALGORITHMS
 PLAYOUTS = ismcts.PLAYOUTS
 REWARDS = ismcts.REWARDS
-HIDDEN_MOVES = ismcts.HIDDEN_MOVES
 DEFAULT_ALGORITHM = "ismcts"
 DEFAULT_EXPLORATION = 0.7
 LIMITS = {"iterations": (1, 1_000_000), "time_ms": (1, 60_000), "threads": (1, 64)}
@@ -39,13 +38,18 @@ LIMITS = {"iterations": (1, 1_000_000), "time_ms": (1, 60_000), "threads": (1, 6
 # any machine; level 5 takes at most about 50 ms of CPU a decision on one core.  Levels 3
 # to 5 play the rules-of-thumb playouts since issue 31 (at equal CPU time they beat the
 # random ones at every table size) and back up rank rewards (with 3 to 5 players the
-# rating counts every place of the table, not only the winner's: docs/ai.md).
+# rating counts every place of the table, not only the winner's: docs/ai.md).  Level 5
+# adds the selection rule of thumb to its playouts and backs up the place alone: more
+# iterations alone did not place it above level 4 with 3 to 5 players, these two together
+# do (docs/ai.md, "Level 5 for 3 to 5 players").  In Crabe vs Poulpe both are the same
+# play as level 4's variant (no secret selection; two players: the place is the victory).
 LEVELS: dict[int, dict[str, Any]] = {
     1: {"algorithm": "flat", "iterations": 10},
     2: {"algorithm": "flat", "iterations": 100},
     3: {"algorithm": "ismcts", "iterations": 200, "playout": "policy", "reward": "rank"},
     4: {"algorithm": "ismcts", "iterations": 2_000, "playout": "policy", "reward": "rank"},
-    5: {"algorithm": "ismcts", "iterations": 12_500, "playout": "policy", "reward": "rank"},
+    5: {"algorithm": "ismcts", "iterations": 12_500, "playout": "policy+select",
+        "reward": "place"},
 }
 # The levels as they were before issue 31, with the same play: fixed reference players
 # of the rating scale (service.ratings), so that the levels above and the ratings earned
@@ -101,7 +105,7 @@ def level_budget(level: object) -> dict[str, Any]:
 
 def _check(state: Any, seat: object, iterations: object, time_ms: object, algorithm: object,
            exploration: object, seed: object, threads: object, playout: object = "random",
-           reward: object = "win", hidden: object = "random") -> None:
+           reward: object = "win") -> None:
     if (iterations is None) == (time_ms is None):
         raise ValueError("give exactly one of level, iterations and time_ms")
     if iterations is not None:
@@ -118,8 +122,6 @@ def _check(state: Any, seat: object, iterations: object, time_ms: object, algori
         raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}, got {playout!r}")
     if reward not in REWARDS:
         raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
-    if hidden not in HIDDEN_MOVES:
-        raise ValueError(f"hidden must be one of {', '.join(HIDDEN_MOVES)}, got {hidden!r}")
     if (type(exploration) not in (int, float) or not math.isfinite(exploration)
             or not 0 <= exploration <= 100):
         raise ValueError(f"exploration must be a number from 0 to 100, got {exploration!r}")
@@ -137,7 +139,7 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
             time_ms: float | None = None, algorithm: str | None = None,
             exploration: float = DEFAULT_EXPLORATION, seed: int = 0, threads: int = 1,
             history: list[dict[str, Any]] | None = None, playout: str | None = None,
-            reward: str | None = None, hidden: str | None = None) -> dict[str, Any]:
+            reward: str | None = None) -> dict[str, Any]:
     """The move the AI suggests for `seat`, with its root statistics.
 
     Exactly one budget: a strength level (1 to 5, see LEVELS: it sets the algorithm, the
@@ -149,30 +151,27 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
     what the seat learnt beyond its current view (in Cup the Crab, what a discard of
     this round proved about the discarder's hand; see docs/ai.md).  playout ("random";
     "policy": the game's rules of thumb for its plays; "policy+select": for its secret
-    selections too), reward ("win"; "rank": the table's order counts too; "place": the
-    order alone) and hidden ("random"; "root": the other seats' secret moves at the root
-    chosen by decoupled UCB) choose the search's variant (docs/ai.md); a level sets them,
-    and without one the defaults, "random", "win" and "random", are the search as it was
-    before issue 31 (REFERENCE_LEVELS).
+    selections too) and reward ("win"; "rank": the table's order counts too; "place": the
+    order alone) choose the search's variant (docs/ai.md); a level sets them, and without
+    one the defaults, "random" and "win", are the search as it was before issue 31
+    (REFERENCE_LEVELS).
     ValueError for a bad parameter or a seat that may not act, NotImplementedError for
     a game without an AI.
     """
     adapter = _adapter(getattr(state, "game", None))
     if level is not None:
         if (iterations is not None or time_ms is not None or algorithm is not None
-                or playout is not None or reward is not None or hidden is not None):
+                or playout is not None or reward is not None):
             raise ValueError("give exactly one of level, iterations and time_ms"
                              " (a level sets the algorithm and the variant too)")
         budget = level_budget(level)
         iterations, algorithm = budget["iterations"], budget["algorithm"]
         playout, reward = budget.get("playout"), budget.get("reward")
-        hidden = budget.get("hidden")
     algorithm = DEFAULT_ALGORITHM if algorithm is None else algorithm
     playout = "random" if playout is None else playout
     reward = "win" if reward is None else reward
-    hidden = "random" if hidden is None else hidden
     _check(state, seat, iterations, time_ms, algorithm, exploration, seed, threads,
-           playout, reward, hidden)
+           playout, reward)
     info = adapter.info(state, seat, history)
     legal = state.legal_actions(seat)
     if len(legal) == 1:
@@ -185,7 +184,7 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
                         info, iterations=iterations or 0,
                         time_ms=time_ms or 0, algorithm=algorithm,
                         exploration=float(exploration), seed=seed, threads=threads,
-                        playout=playout, reward=reward, hidden=hidden)
+                        playout=playout, reward=reward)
     order = sorted(range(len(out["actions"])),
                    key=lambda i: (-out["visits"][i], out["actions"][i]))
     seconds = out["seconds"]

@@ -13,10 +13,7 @@ expands one untried legal move, finishes with a random playout and backs up each
 seat's reward into the nodes where that seat acted.  Moves the observer cannot see
 (`vtable.hidden`) are not tree edges: they are drawn uniformly at random, so no node
 below them is told which hidden move was made (Cowling et al.'s treatment of partially
-observable moves).  With hidden="root" the hidden moves drawn at the root are chosen
-instead by decoupled UCB, each seat by its own statistics kept beside the root's
-children (never a tree edge): the secret selection the observer is deciding is then
-searched as a simultaneous move (Lisy et al. 2013).  See docs/ai.md.
+observable moves).  See docs/ai.md.
 
 Flat Monte Carlo: every iteration samples a determinization, plays the least tried
 root move and then random moves to the end; the best mean reward wins.
@@ -48,8 +45,6 @@ PLAYOUTS = ("random", "policy", "policy+select")
 # order too (vtable.rank_rewards), or the place alone (vtable.place_rewards); with two
 # players all three are the same.
 REWARDS = ("win", "rank", "place")
-# The other seats' hidden moves: drawn uniformly, or at the root by decoupled UCB.
-HIDDEN_MOVES = ("random", "root")
 
 cdef enum:
     ALG_ISMCTS = 0
@@ -57,9 +52,6 @@ cdef enum:
     TIME_CHECK_EVERY = 16       # iterations between clock reads in a timed search
     NODE_BUDGET = 1 << 23       # nodes for all trees of one search (32 bytes each: 256 MiB)
     SQRT_LOG_TABLE = 1 << 16
-    SIDE = 64                   # Node.actor of a hidden move's statistics: SIDE + seat
-    HID_RANDOM = 0
-    HID_ROOT = 1
 
 
 # sqrt(log(n)) for the availability counts most nodes have: UCB without a log per child.
@@ -97,11 +89,8 @@ ctypedef struct Worker:
     const char* info
     int observer
     int algorithm
-    vt_playout_fn playout       # vt.playout or vt.policy_playout
+    vt_playout_fn playout       # vt.playout, vt.policy_playout or vt.select_playout
     vt_rewards_fn rewards       # vt.rewards, vt.rank_rewards or vt.place_rewards
-    int hidden                  # HID_*: how the other seats' hidden moves are chosen
-    int32_t* side               # the hidden moves' statistics nodes of this iteration
-    int n_side
     double c                    # exploration constant
     long budget                 # iterations to run (0: run until the deadline)
     double deadline             # CLOCK_MONOTONIC seconds (0: no deadline)
@@ -133,9 +122,8 @@ cdef inline double _thread_cpu() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
-cdef inline int _next_decision(Worker* w, bint at_root) noexcept nogil:
-    """Plays the moves the observer cannot see, at random or (hidden="root", at the root)
-    by decoupled UCB; the next seat to decide, or -1."""
+cdef inline int _next_decision(Worker* w) noexcept nogil:
+    """Plays the observer's unseen moves at random; the next seat to decide, or -1."""
     cdef const GameVTable* vt = w.vt
     cdef int actor, n
     while True:
@@ -145,10 +133,7 @@ cdef inline int _next_decision(Worker* w, bint at_root) noexcept nogil:
         n = vt.legal_actions(w.work, actor, w.legal)
         if n == 0:                      # a game that breaks its vtable's promise
             return -1
-        if at_root and w.hidden == HID_ROOT:
-            vt.apply_action(w.work, actor, _decoupled_pick(w, actor, n))
-        else:
-            vt.apply_action(w.work, actor, w.legal[rng_below(&w.rng, n)])
+        vt.apply_action(w.work, actor, w.legal[rng_below(&w.rng, n)])
 
 
 cdef int32_t _new_node(Worker* w, int32_t parent, int actor, int action) noexcept nogil:
@@ -177,75 +162,48 @@ cdef int32_t _new_node(Worker* w, int32_t parent, int actor, int action) noexcep
     return w.n_nodes - 1
 
 
-cdef inline int32_t _ucb_choice(Worker* w, int32_t node, int actor, int n,
-                                int* untried) noexcept nogil:
-    """UCB with availability among the children of `node` made by `actor` (a Node.actor
-    value) for the n moves of w.legal: the best child, or -1, with the moves that have no
-    child yet compacted to the front of w.legal and counted in *untried."""
-    cdef Node* nodes = w.nodes
-    cdef int32_t child, best = -1
-    cdef int i, action
-    cdef double score, best_score = -1e300
-    child = nodes[node].first_child
-    while child >= 0:
-        if nodes[child].actor == actor:
-            w.child_of[nodes[child].action] = child
-        child = nodes[child].next_sibling
-    untried[0] = 0
-    for i in range(n):
-        action = w.legal[i]
-        child = w.child_of[action]
-        if child < 0:
-            w.legal[untried[0]] = action    # untried <= i: compacting in place is safe
-            untried[0] += 1
-        else:
-            nodes[child].avail += 1
-            score = (nodes[child].reward / nodes[child].visits
-                     + w.c * _sqrt_log(nodes[child].avail) * nodes[child].inv_sqrt_visits)
-            if score > best_score:
-                best_score = score
-                best = child
-    child = nodes[node].first_child
-    while child >= 0:
-        w.child_of[nodes[child].action] = -1
-        child = nodes[child].next_sibling
-    return best
-
-
-cdef int _decoupled_pick(Worker* w, int actor, int n) noexcept nogil:
-    """A hidden move of `actor` at the root by its own UCB statistics there (side nodes:
-    statistics only, no tree edge, so nothing below depends on the move), among the n
-    moves of w.legal that are legal in this determinization."""
-    cdef int untried, action
-    cdef int32_t child = _ucb_choice(w, 0, SIDE + actor, n, &untried)
-    if untried:
-        action = w.legal[rng_below(&w.rng, untried)]
-        child = _new_node(w, 0, SIDE + actor, action)
-        if child < 0:                   # the tree is full: a random move, unrecorded
-            return action
-    w.side[w.n_side] = child
-    w.n_side += 1
-    return w.nodes[child].action
-
-
 cdef void _iterate_ismcts(Worker* w) noexcept nogil:
     """One ISMCTS-SO iteration (once the tree is full, the playout starts at its leaf)."""
     cdef const GameVTable* vt = w.vt
     cdef Node* nodes
     cdef int32_t node = 0, child, best
     cdef int depth = 0, actor, n, i, untried, action
+    cdef double score, best_score
     vt.determinize(w.root, w.observer, w.info, &w.rng, w.work)
     w.path[0] = 0
-    w.n_side = 0
     while True:
-        actor = _next_decision(w, node == 0)
+        actor = _next_decision(w)
         if actor < 0:
             break
         n = vt.legal_actions(w.work, actor, w.legal)
         if n == 0:                      # a game that breaks its vtable's promise
             break
-        best = _ucb_choice(w, node, actor, n, &untried)
         nodes = w.nodes
+        child = nodes[node].first_child
+        while child >= 0:
+            if nodes[child].actor == actor:
+                w.child_of[nodes[child].action] = child
+            child = nodes[child].next_sibling
+        untried = 0
+        best = -1
+        best_score = -1e300
+        for i in range(n):
+            action = w.legal[i]
+            child = w.child_of[action]
+            if child < 0:
+                w.legal[untried] = action    # untried <= i: compacting in place is safe
+                untried += 1
+            else:
+                nodes[child].avail += 1
+                score = (nodes[child].reward / nodes[child].visits
+                         + w.c * _sqrt_log(nodes[child].avail) * nodes[child].inv_sqrt_visits)
+                if score > best_score:
+                    best_score = score
+                    best = child
+        child = nodes[node].first_child
+        while child >= 0:
+            w.child_of[nodes[child].action] = -1
+            child = nodes[child].next_sibling
         if untried:
             action = w.legal[rng_below(&w.rng, untried)]
             child = _new_node(w, node, actor, action)
@@ -267,11 +225,6 @@ cdef void _iterate_ismcts(Worker* w) noexcept nogil:
         nodes[node].visits += 1
         nodes[node].inv_sqrt_visits = 1.0 / sqrt(<double>nodes[node].visits)
         nodes[node].reward += w.reward[nodes[node].actor]
-    for i in range(w.n_side):
-        node = w.side[i]
-        nodes[node].visits += 1
-        nodes[node].inv_sqrt_visits = 1.0 / sqrt(<double>nodes[node].visits)
-        nodes[node].reward += w.reward[nodes[node].actor - SIDE]
 
 
 cdef void _iterate_flat(Worker* w) noexcept nogil:
@@ -279,7 +232,7 @@ cdef void _iterate_flat(Worker* w) noexcept nogil:
     cdef const GameVTable* vt = w.vt
     cdef int actor, n, i, action, pick
     vt.determinize(w.root, w.observer, w.info, &w.rng, w.work)
-    actor = _next_decision(w, False)
+    actor = _next_decision(w)
     if actor < 0:
         return
     n = vt.legal_actions(w.work, actor, w.legal)
@@ -358,12 +311,11 @@ cdef int _alloc(Worker* w, const GameVTable* vt, long nodes) noexcept:
     w.legal = <uint16_t*>malloc((vt.max_legal + 1) * sizeof(uint16_t))
     w.child_of = <int32_t*>malloc(vt.n_actions * sizeof(int32_t))
     w.path = <int32_t*>malloc((vt.max_depth + 2) * sizeof(int32_t))
-    w.side = <int32_t*>malloc(VT_MAX_PLAYERS * sizeof(int32_t))
     w.reward = <double*>calloc(VT_MAX_PLAYERS, sizeof(double))
     w.flat_visits = <long*>calloc(vt.n_actions, sizeof(long))
     w.flat_reward = <double*>calloc(vt.n_actions, sizeof(double))
     if (w.nodes == NULL or w.work == NULL or w.legal == NULL or w.child_of == NULL
-            or w.path == NULL or w.side == NULL or w.reward == NULL or w.flat_visits == NULL
+            or w.path == NULL or w.reward == NULL or w.flat_visits == NULL
             or w.flat_reward == NULL):
         return -1
     for i in range(vt.n_actions):
@@ -382,7 +334,6 @@ cdef int _alloc(Worker* w, const GameVTable* vt, long nodes) noexcept:
 
 cdef void _release(Worker* w) noexcept:
     free(w.nodes); free(w.work); free(w.legal); free(w.child_of); free(w.path)
-    free(w.side)
     free(w.reward); free(w.flat_visits); free(w.flat_reward)
 
 
@@ -419,12 +370,11 @@ cdef vt_rewards_fn _rewards_of(const GameVTable* vt, str reward) noexcept:
 def search(object vtable, bytes state, int observer, info=None, *, long iterations=0,
            double time_ms=0, str algorithm="ismcts", double exploration=0.7,
            unsigned long long seed=0, int threads=1, str playout="random",
-           str reward="win", str hidden="random") -> dict:
+           str reward="win") -> dict:
     """Searches the observer's move in `state` (the game's C state as bytes).
 
     Exactly one of iterations (in all, shared out among the threads) and time_ms (for
-    every thread) is positive.  playout, reward and hidden pick the variant (PLAYOUTS,
-    REWARDS, HIDDEN_MOVES);
+    every thread) is positive.  playout and reward pick the variant (PLAYOUTS, REWARDS);
     the defaults are the search as it was first written.  Returns the root statistics
     summed over the threads: {"best", "actions", "visits", "rewards", "simulations",
     "seconds", "cpu_seconds", "nodes", "threads"}, where rewards are sums of the
@@ -445,8 +395,6 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
     _check_position(vt, state, info, info_bytes, playout)
     if reward not in REWARDS:
         raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
-    if hidden not in HIDDEN_MOVES:
-        raise ValueError(f"hidden must be one of {HIDDEN_MOVES}, got {hidden!r}")
     if (iterations > 0) == (time_ms > 0) or iterations < 0 or time_ms < 0:
         raise ValueError("give exactly one of iterations and time_ms, positive")
     if threads < 1:
@@ -467,7 +415,6 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
             w.algorithm = alg
             w.playout = _playout_of(vt, playout)
             w.rewards = _rewards_of(vt, reward)
-            w.hidden = HIDDEN_MOVES.index(hidden)
             w.c = exploration
             w.budget = iterations // threads + (t < iterations % threads) if iterations else 0
             rng_seed(&w.rng, rng_next(&master))
@@ -497,9 +444,6 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
             else:
                 child = w.nodes[0].first_child
                 while child >= 0:
-                    if w.nodes[child].actor >= SIDE:    # another seat's hidden move
-                        child = w.nodes[child].next_sibling
-                        continue
                     visits[w.nodes[child].action] += w.nodes[child].visits
                     rewards[w.nodes[child].action] += w.nodes[child].reward
                     child = w.nodes[child].next_sibling

@@ -1,6 +1,5 @@
 """The search's variants (policy playouts with and without the selection rule, rank and
-place rewards, the other seats' selections at the root by decoupled UCB) and the judge,
-core.ai.evaluate:
+place rewards) and the judge, core.ai.evaluate:
 legal, repeatable, honest (twins get the same answers), strict about their parameters."""
 
 import pytest
@@ -15,8 +14,7 @@ from tests.ai.test_cvp_ai import history, positions
 
 VARIANTS = [{"playout": "policy"}, {"reward": "rank"}, {"playout": "policy", "reward": "rank"},
             {"playout": "policy+select"}, {"reward": "place"},
-            {"playout": "policy+select", "reward": "place", "hidden": "root"}]
-ROOT = {"playout": "policy+select", "reward": "place", "hidden": "root"}
+            {"playout": "policy+select", "reward": "place"}]
 
 
 def _strip(out):
@@ -44,15 +42,15 @@ def test_cup_the_crab_twins_get_the_same_suggestion_with_every_variant(seed, var
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 @pytest.mark.parametrize("seed", range(3))
-def test_cup_the_crab_twins_get_the_same_suggestion_at_a_selection_searched_as_simultaneous(
-        seed, players):
-    # hidden="root" acts where the other seats' secret selections are drawn at the root:
-    # a selection with others still to choose, which random_position rarely gives.
+def test_cup_the_crab_twins_get_the_same_suggestion_at_a_game_s_first_selection(seed, players):
+    # The selection rule reads the stacks and the seat's own future cards only; at the
+    # first selection everything but the seat's own cards is unseen, which
+    # random_position rarely gives.
     state = core.new_game(GAME, players, seed=600 + seed)
     seat = state.to_move[-1]
     twin = _cc_twin(state, seat, seed)
-    a = core.ai.suggest(state, seat, iterations=300, seed=seed, **ROOT)
-    b = core.ai.suggest(twin, seat, iterations=300, seed=seed, **ROOT)
+    a = core.ai.suggest(state, seat, seed=seed, level=5)
+    b = core.ai.suggest(twin, seat, seed=seed, level=5)
     assert _strip(a) == _strip(b)
 
 
@@ -132,21 +130,6 @@ def test_place_rewards_are_the_victory_with_two_players_and_not_with_four():
         assert (place == rank) == same
 
 
-def test_hidden_root_changes_a_selection_with_others_to_choose_and_no_play():
-    # At a play the root's seat moves first: no hidden move is drawn at the root.
-    selection = core.new_game(GAME, 4, seed=7)
-    play = core.new_game(GAME, 4, seed=7)
-    for seat in range(4):
-        play.apply_action(seat, play.legal_actions(seat)[0])
-    assert len(play.to_move) == 1
-    for state, differs in ((selection, True), (play, False)):
-        seat = state.to_move[-1]
-        a, b = (_strip(core.ai.suggest(state, seat, iterations=500, seed=3,
-                                       playout="policy", hidden=hidden))
-                for hidden in ("random", "root"))
-        assert (a != b) == differs
-
-
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("players", [2, 4, 5])
 def test_every_variant_reports_only_the_seat_s_own_legal_moves(players, variant):
@@ -211,7 +194,6 @@ def test_the_same_seed_repeats_an_evaluation_and_another_seed_samples_again():
     ({"playout": "greedy"}, "playout must be one of random, policy, policy\\+select"),
     ({"playout": 7}, "playout must be one of random, policy, policy\\+select"),
     ({"reward": "score"}, "reward must be one of win, rank, place"),
-    ({"hidden": "decoupled"}, "hidden must be one of random, root"),
 ])
 def test_an_unknown_variant_is_refused_by_name(kwargs, message):
     state = core.new_game(GAME, 3, seed=1)
