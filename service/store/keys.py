@@ -13,7 +13,7 @@ stays in one Redis Cluster slot; each index and rate budget has a tag of its own
 | `game:{id}:budget:<name>` | string | a seat's rate budget (GCRA arrival time) |
 | `game:{id}:presence` | sorted set | who is at the table (seats, spectators), by when their presence lapses |
 | `game:{id}:said` | stream | quick reactions said at a finished game's table (service/lobby/after_game_talk.py), read by the pages' presence beats |
-| `game:{id}:said-once` | set | unused (a stream kept as a player's has one) |
+| `game:{id}:said-once` | set | never written: a reaction has no once-key (the stream is kept as a player's events, which have one) |
 | `game:{id}:events` | channel | a commit's notice, "<version> <commit time>" |
 | `game:{id}:shouts` | channel | a quick reaction said at the table (JSON), heard by the game's open streams, kept nowhere |
 | `lobby:{<game>}` | sorted set | listed games with open seats, by creation time |

@@ -235,5 +235,7 @@ def test_after_the_game_good_game_shows_on_the_other_players_page(web, browser, 
     bo.wait_for_selector(".seat .bubble[data-phrase=thanks]")
     ana.wait_for_timeout(AFTER_GAME_HEARD_MS)  # a beat has come and gone
     assert ana.locator(".bubble").count() == 0  # muted: heard, not shown
+    bo.goto(f"{web.url}/play#/")  # Bo leaves: Ana is alone, and is offered no word to say
+    ana.wait_for_selector("[data-key=react-menu]", state="detached", timeout=PRESENCE_MS)
     for page in (ana, bo):
         assert page.errors == []
