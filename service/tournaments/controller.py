@@ -181,7 +181,7 @@ async def tournament_body(tournaments: TournamentRunner, row: TournamentRow) -> 
     entrants = await tournaments.book.entrants(row.id)
     tables = await tournaments.book.tables(row.id, row.round) if row.round else []
     games = await tournaments.book.games(row.id, row.round) if row.round else []
-    board = await tournaments.standings(row)
+    board = await tournaments.board(row)
     body: dict[str, Any] = {
         "id": row.id, "owner": row.owner, "game": row.game, "players": row.players,
         "format": row.format, "rounds": row.rounds, "deals": spec.deals,

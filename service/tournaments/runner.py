@@ -242,7 +242,7 @@ class TournamentRunner(Background):
 
     # -- standings -------------------------------------------------------------------
 
-    async def standings(self, row: TournamentRow) -> Board:
+    async def board(self, row: TournamentRow) -> Board:
         """The standings at the row's revision (the final ones once finished), and every
         finished table's pairings; kept computed by revision, which each change moves."""
         key = (row.id, row.revision)

@@ -5,8 +5,9 @@ Every change that several replicas could make at once is one transaction guarded
 compare-and-set on the tournament's row: an entrant joins or leaves only while the row
 is `entry`; a round is written (its tables and games) only by the transaction that moves
 the row's round from the one before; a game's outcome is written only while its
-`ended_ms` is null, and the table's results and pairings with the last of them. So a round is paired
-once, a game counted once, whichever replica does it and whichever dies half way.
+`ended_ms` is null, and the table's results and pairings with the last of them. So a
+round is paired once, a game counted once, whichever replica does it and whichever dies
+half way.
 """
 
 import json
