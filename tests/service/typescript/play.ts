@@ -44,7 +44,7 @@ export type RequestsLeaveOutWhatHasADefault = [
     "deals" | "duplicate" | "turn_seconds" | "options" | "at_once">>,
   Assert<Same<OptionalKeys<Schemas["TableOptions"]>, "first_player" | "mode" | "deck">>,
   Assert<Same<OptionalKeys<Schemas["TournamentRequest"]>, "players" | "rounds" | "deals"
-    | "duplicate" | "turn_seconds" | "options" | "entry_seconds" | "entrants">>,
+    | "duplicate" | "turn_seconds" | "options" | "entry_seconds" | "entrants" | "estimates">>,
   Assert<Same<OptionalKeys<Schemas["PresenceRequest"]>, "here" | "viewer" | "reactions_after">>,
 ];
 
