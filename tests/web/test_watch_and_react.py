@@ -239,3 +239,15 @@ def test_after_the_game_good_game_shows_on_the_other_players_page(web, browser, 
     ana.wait_for_selector("[data-key=react-menu]", state="detached", timeout=PRESENCE_MS)
     for page in (ana, bo):
         assert page.errors == []
+
+
+def test_no_phrase_is_offered_to_a_seat_only_robots_would_hear(web, browser):
+    created = httpx.post(f"{web.url}/v1/games", json={
+        "game": GAME, "players": 2, "seats": [{"type": "human", "name": "Ana"},
+                                              {"type": "ai", "level": 1}]}).json()
+    page = seated(browser, web, created["id"], created["seats"][0]["token"], GAME)
+    page.wait_for_selector(".log li")  # drawn, and its first presence beat answered
+    page.wait_for_timeout(500)
+    assert page.locator("[data-key=react-menu], [data-key=mute-reactions]").count() == 0
+    assert page.errors == []
+    page.context.close()

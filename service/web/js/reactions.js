@@ -36,19 +36,23 @@ export function bubble(ctx, seat) {
   return said ? h("span.bubble", { "data-key": `heard-${said.key}`, "data-phrase": said.phrase }, words(said.phrase)) : null;
 }
 
-// Whether anyone but this page's seat is at the table (presence.js): after the game, a
-// word said to nobody is refused, so none is offered.
+// Whether anyone may hear this seat: in play, another person's seat (or an open one) or a
+// spectator; after the game, someone else's page at the table (presence.js), since the
+// server refuses a word said to nobody. Robots hear nothing.
 function someoneElse(ctx) {
   const found = ctx.presence;
+  if (ctx.body.status !== "over") {
+    return ctx.body.seats.some((seat) => seat.seat !== ctx.you && seat.type !== "ai") || found?.spectators > 0;
+  }
   return !!found && (found.spectators > 0 || found.present.some((seat) => seat !== ctx.you));
 }
 
 // The bar's control: for a seat, "React" and, opened, the phrases and the mute switch; for
 // a spectator (or a seat that resigned a game still in play), the mute switch alone; for a
-// seat alone at a finished game's table, nothing.
+// seat nobody may hear (robots only, or alone at a finished game's table), nothing.
 export function reactionsControl(ctx) {
   const { body } = ctx;
-  if (ctx.gone || (body.status === "over" && ctx.you !== null && !someoneElse(ctx))) return null;
+  if (ctx.gone || (ctx.you !== null && !someoneElse(ctx))) return null;
   const mute = h("button.ghost.mute", { type: "button", "data-key": "mute-reactions", "aria-pressed": String(ctx.muted),
     onclick: ctx.toggleMute }, t("Mute reactions"));
   const mayReact = ctx.you !== null && (body.status === "over" || !body.seats[ctx.you]?.resigned);
