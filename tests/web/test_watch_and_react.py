@@ -246,8 +246,7 @@ def test_no_phrase_is_offered_to_a_seat_only_robots_would_hear(web, browser):
         "game": GAME, "players": 2, "seats": [{"type": "human", "name": "Ana"},
                                               {"type": "ai", "level": 1}]}).json()
     page = seated(browser, web, created["id"], created["seats"][0]["token"], GAME)
-    page.wait_for_selector(".log li")  # drawn, and its first presence beat answered
-    page.wait_for_timeout(500)
+    page.wait_for_selector(".bar .status")  # drawn: in play, the seats alone decide
     assert page.locator("[data-key=react-menu], [data-key=mute-reactions]").count() == 0
     assert page.errors == []
     page.context.close()

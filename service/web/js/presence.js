@@ -7,7 +7,7 @@
 // Once the game is over its event stream has ended, and what is said at the table ("Good
 // game") comes with the beats instead: each beat hands back the answer's cursor, so onHeard
 // gets each reaction once; the page then beats every AFTER_GAME_BEAT_MS, so that a reaction
-// shows within a seat's rest between two (reactions.js).
+// shows within 5 s, the rest a seat keeps between two (reactions.js).
 
 import { api } from "./api.js";
 

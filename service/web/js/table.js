@@ -201,26 +201,25 @@ export function openTable(root, { id }) {
     follower.poke();
   }
 
-  // A reaction said at the table (this page's own included): shown for SHOWN_MS.
+  // A reaction said at the table (this page's own included): shown for SHOWN_MS, once (a
+  // page hears its own words as it says them, and again from the stream or a beat).
   let heardCount = 0;
   function hear(said) {
+    if (state.heard.some((heard) => heard.seat === said.seat && heard.at === said.at)) return;
     const key = ++heardCount;
     state.heard = [...state.heard.slice(-2), { ...said, key }];
     setTimeout(() => { state.heard = state.heard.filter((h) => h.key !== key); render(); }, SHOWN_MS);
     render();
   }
 
-  // Says a phrase; the buttons rest as long as the server would refuse another. In play,
-  // the stream brings it back to this page as to every other.
+  // Says a phrase; the buttons rest as long as the server would refuse another.
   async function react(phrase) {
     if (state.resting) return;
     state.resting = true;
     openReactions(false);
     setTimeout(() => { state.resting = false; render(); }, REST_MS);
     try {
-      const said = await api.react(id, token, phrase);
-      // After the game no stream brings it back: the others hear it with their next beat.
-      if (state.body.status === "over") hear(said);
+      hear(await api.react(id, token, phrase));
     } catch (error) {
       failed(error);
       render();
@@ -301,8 +300,7 @@ export function openTable(root, { id }) {
     if (closed) return;
     arrive(body, null);
     presence = attend({ id, token, onChange: (found) => { state.presence = found; render(); },
-      // After the game: what the others said (this page heard its own words as it said them).
-      onHeard: (said) => { if (said.seat !== state.body.you) hear(said); },
+      onHeard: hear,  // what was said after the game
       over: () => state.body.status === "over" });
     follower = follow({ id, token, rematches: !!token, onGame: arrive, onGone: lost, onTrouble: connection, onReaction: hear });
   }).catch((error) => {
