@@ -125,6 +125,7 @@ addFrench({
   "What happened": "Ce qui s'est passé",
   "Latest moves": "Derniers coups",
   "The whole game": "Toute la partie",
+  "The game is over.": "La partie est terminée.",
   "No move yet.": "Aucun coup pour l'instant.",
   "and": "et",
   "{what} (out of time: the AI played)": "{what} (temps écoulé : l'IA a joué)",

@@ -56,6 +56,9 @@ export function tableView(state, ctx) {
 // What the prompt says (table.js announces it when it changes).
 export function promptText(ctx) {
   if (ctx.body.status === "waiting" || ctx.gone) return "";  // a game gone asks nothing more
+  // Ended before its last move (a resignation, a forfeit): the position's own words would
+  // still name a seat to move.
+  if (ctx.body.status === "over" && ctx.body.view.phase !== "over") return t("The game is over.");
   return ctx.busy ? t("Playing…") : ctx.game.prompt(ctx);
 }
 
