@@ -44,6 +44,14 @@ class Played:
     scores: dict[int, float] | None = None   # contestant index -> points, if the game has them
     luck: dict[int, dict[int, float]] | None = None   # [a][b]: luck in a's margin over b
 
+    @staticmethod
+    def of(deal: int, ranks: dict[Any, int], game_id: str, scores: dict[Any, float] | None,
+           luck: list[list[float]] | None) -> "Played":
+        """A game as it is kept (JSON: contestant indexes as strings, the luck a matrix)."""
+        return Played(deal, {int(k): v for k, v in ranks.items()}, game_id,
+                      {int(k): v for k, v in scores.items()} if scores else None,
+                      dict(enumerate(map(dict, map(enumerate, luck)))) if luck else None)
+
 
 @dataclass(frozen=True)
 class Estimate:

@@ -27,14 +27,11 @@ import logging
 import math
 import secrets
 import time
-from functools import partial
 from typing import Any
 
-import anyio
 import msgspec
 
-import core
-from service.arena import estimates
+from service.arena import estimates, judging
 from service.arena.crosstable import Played, crosstable
 from service.arena.latency import move_times, summary
 from service.arena.seating import (
@@ -45,7 +42,6 @@ from service.arena.seating import (
     started_event,
 )
 from service.arena.storage import SeriesBook, SeriesGame, SeriesRow
-from service.games.requests import Budget
 from service.games.robots import Robots
 from service.games.sessions import GameExists, GameNotFound, Session, Sessions
 from service.http.errors import ApiError
@@ -189,11 +185,8 @@ class SeriesRunner(Background):
         """The crosstable and each contestant's moves' latencies, from the games so far."""
         spec = spec_of(row)
         games = [game for game in await self.book.games(row.id) if game.outcome]
-        played = [Played(game.deal, {int(k): v for k, v in game.outcome["ranks"].items()},
-                         game.game_id, {int(k): v for k, v in scores.items()}
-                         if (scores := game.outcome.get("scores")) else None,
-                         dict(enumerate(map(dict, map(enumerate, luck))))
-                         if (luck := game.outcome.get("luck")) else None)
+        played = [Played.of(game.deal, game.outcome["ranks"], game.game_id,
+                            game.outcome.get("scores"), game.outcome.get("luck"))
                   for game in games]
         latencies: dict[int, list[float]] = {i: [] for i in range(len(spec.contestants))}
         timeouts = dict.fromkeys(latencies, 0)
@@ -286,13 +279,8 @@ class SeriesRunner(Background):
 
     async def _outcome(self, session: Session, spec: Spec, players: int,
                        rotation: int) -> dict[str, Any]:
-        result = Sessions.result(session) or {}
         who = seating(players, rotation)
-        ranking = result.get("ranking", ())
-        ranks = {who[place["seat"]]: place["rank"] for place in ranking}
-        # points, where the game's ranking gives each seat a score (Cup the Crab's)
-        scores = {who[place["seat"]]: place["score"] for place in ranking
-                  if isinstance(place.get("score"), (int, float))}
+        ranks, scores = judging.ranks_and_points(session, who)
         initial, entries = await self.sessions.beginning(session)
         latency: dict[int, list[float]] = {c: [] for c in who}
         timeouts = dict.fromkeys(who, 0)
@@ -301,39 +289,12 @@ class SeriesRunner(Background):
                 timeouts[who[seat]] += 1
             else:
                 latency[who[seat]].append(round(ms, 1))
-        return {"ranks": ranks, "scores": scores if len(scores) == players else None,
-                "reason": result.get("reason"), "latency_ms": latency, "timeouts": timeouts,
-                "luck": await self._luck(session, spec, who, initial, entries)}
-
-    async def _luck(self, session: Session, spec: Spec, who: list[int], initial: bytes,
-                    entries: list[dict[str, Any]]) -> list[list[float]] | None:
-        """The luck the series' judge finds in the game's replay, by contestant ([a][b]:
-        in a's margin over b), or None for a series without a judge. It takes seconds of
-        CPU a game (docs/arena.md), in a worker thread; a game it fails to judge counts
-        in the plain figures only (the corrected ones say how many games they hold)."""
-        if spec.judge is None:
-            return None
-        seats = [estimates.Seat(self._strategy(spec.contestants[c])) for c in who]
-        try:
-            by_seat = await anyio.to_thread.run_sync(partial(
-                estimates.luck, spec.judge, core.from_bytes(initial), entries, seats,
-                session.game_id, spec.options))
-        except Exception:  # a game the judge cannot read still counts, uncorrected
-            log.exception("series game %s not judged", session.game_id)
-            return None
-        by_contestant = [[0.0] * len(who) for _ in who]
-        for s, a in enumerate(who):
-            for t, b in enumerate(who):
-                by_contestant[a][b] = round(by_seat[s][t], 6)
-        return by_contestant
-
-    def _strategy(self, contestant: Contestant) -> dict[str, Any] | None:
-        """An AI level's search as this server plays it (core.ai.suggest's budget)."""
-        if contestant.level is None:
-            return None
-        budget = self.robots.capped(Budget(level=contestant.level))
-        return {"level": budget.level} if budget.level is not None else \
-            {"iterations": budget.iterations}
+        luck = None if spec.judge is None else await judging.luck(
+            spec.judge, self.robots, session, spec.contestants, who, initial, entries,
+            spec.options)
+        return {"ranks": ranks, "scores": scores,
+                "reason": (Sessions.result(session) or {}).get("reason"),
+                "latency_ms": latency, "timeouts": timeouts, "luck": luck}
 
     async def _tell(self, row: SeriesRow, kind: str, body: dict, once: str) -> None:
         spec = spec_of(row)

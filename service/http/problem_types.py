@@ -15,7 +15,7 @@ from service.arena import challenges, series
 from service.games import limits, robots, sessions
 from service.http import framework_errors, rate_limits
 from service.http.errors import ApiError
-from service.lobby import rematches, resignations, seats
+from service.lobby import reactions, rematches, resignations, seats
 from service.matchmaking import queue
 from service.replica import shutdown
 from service.reviews import worker
@@ -26,8 +26,8 @@ from service.webhooks import errors as webhook_errors
 # document's descriptions are made while the controllers are defined, before the app
 # imports everything.
 ERROR_MODULES = (challenges, series, limits, robots, sessions, framework_errors, rate_limits,
-                 seats, rematches, resignations, queue, shutdown, worker, tournament_errors,
-                 webhook_errors)
+                 seats, rematches, resignations, reactions, queue, shutdown, worker,
+                 tournament_errors, webhook_errors)
 
 SENTENCES_JS = Path(__file__).resolve().parents[1] / "web" / "js" / "problem-sentences.js"
 

@@ -20,22 +20,6 @@ class RematchOffered(msgspec.Struct, kw_only=True):
     rematch_offer: RematchOffer
 
 
-class PresenceRequest(msgspec.Struct, forbid_unknown_fields=True):
-    """POST /v1/games/{id}/presence: the caller is at the table (here: true, the default)
-    or has left it (false). A seat is named by its token; a spectator by a `viewer` id of
-    its own making (without either, the call only reads who is there)."""
-    here: bool = True
-    viewer: ViewerId | None = None
-
-
-class TablePresence(msgspec.Struct, kw_only=True):
-    """Who is at a game's table now: the seats whose player's page beat within the last
-    PRESENT_SECONDS, and how many spectators' pages did."""
-    id: str
-    present: list[int]
-    spectators: int
-
-
 # The phrases a seat may say to the table (service/lobby/reactions.py); each client words
 # them in its reader's language.
 Phrase = Literal["good-luck", "well-played", "good-game", "thanks", "oops", "hurry-up"]
@@ -48,7 +32,36 @@ class ReactionRequest(msgspec.Struct, forbid_unknown_fields=True):
 
 class Reaction(msgspec.Struct, kw_only=True):
     """A quick reaction said at the table: by which seat, which phrase, when (epoch
-    seconds). The `data` of an `event: reaction` on the game's event stream."""
+    seconds). The `data` of an `event: reaction` on the game's event stream; once the game
+    is over, an item of the `reactions` of the table's presence answers."""
     seat: int
     phrase: Phrase
     at: float
+
+
+# Where a page stands in what was said at a finished game's table: the `reactions_after`
+# of its last presence answer ("0" before anything was said; a stream entry's id after).
+SaidCursor = Annotated[str, msgspec.Meta(pattern=r"^[0-9]{1,19}(-[0-9]{1,19})?$")]
+
+
+class PresenceRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """POST /v1/games/{id}/presence: the caller is at the table (here: true, the default)
+    or has left it (false). A seat is named by its token; a spectator by a `viewer` id of
+    its own making (without either, the call only reads who is there). `reactions_after`:
+    the previous answer's, to hear what was said at the finished game's table since."""
+    here: bool = True
+    viewer: ViewerId | None = None
+    reactions_after: SaidCursor | None = None
+
+
+class TablePresence(msgspec.Struct, kw_only=True):
+    """Who is at a game's table now: the seats whose player's page beat within the last
+    PRESENT_SECONDS, and how many spectators' pages did. Once the game is over, the
+    reactions said at its table after the request's `reactions_after`, oldest first (none
+    for a request without one, nor while the game is in play: its event stream carries
+    them), and the cursor to send with the next beat."""
+    id: str
+    present: list[int]
+    spectators: int
+    reactions: list[Reaction]
+    reactions_after: SaidCursor

@@ -95,7 +95,10 @@ class LobbyController(Controller):
     @post("/{game_id:str}/presence", status_code=200,
           responses=problems(400, 401, 404, 413, 503),
           description="A page at the table beats every 10 s or so; a seat or spectator"
-                      " that has not beaten for 25 s has left. Not a version of the game.",
+                      " that has not beaten for 25 s has left. Not a version of the game."
+                      " Once the game is over, the answer also carries the reactions said"
+                      " at its table after `reactions_after` (the previous answer's; none"
+                      " without one), and the cursor to send next.",
           summary="Say the caller is at the table (or left it); who is there now")
     async def presence(self, game_id: str, data: PresenceRequest, request: Request,
                        presence: Presence) -> TablePresence:
@@ -103,11 +106,13 @@ class LobbyController(Controller):
 
     @post("/{game_id:str}/reactions", status_code=200,
           responses=problems(400, 401, 404, 409, 413, 429, 503),
-          description="The seat says a fixed phrase (by its id) to the table: every open"
-                      " event stream of the game, the players' and the spectators', sends"
-                      " it as an `event: reaction`. Heard, not kept: no version of the"
-                      " game, not in its history. While the game is waiting or in play"
-                      f" (409 `game-over` after); one per {RATE_SECONDS} s per seat (429"
+          description="The seat says a fixed phrase (by its id) to the table: while the"
+                      " game waits or is in play, every open event stream of the game, the"
+                      " players' and the spectators', sends it as an `event: reaction`;"
+                      " once it is over (its streams have ended), the pages still at the"
+                      " table hear it with their next presence beat, for as long as someone"
+                      " else is there (409 `nobody-at-table` after). No version of the"
+                      f" game, not in its history. One per {RATE_SECONDS} s per seat (429"
                       " `rate-limited` with Retry-After).",
           summary="Say a quick reaction to the table (a fixed phrase)")
     async def react(self, game_id: str, data: ReactionRequest, request: Request,

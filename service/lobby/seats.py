@@ -18,7 +18,8 @@ from service.games.requests import JoinRequest
 from service.games.sessions import Next, Session, Sessions, Unauthorized, new_token
 from service.http.errors import ApiError
 from service.http.framework_errors import InvalidRequest
-from service.store import GameRecords, Indexes, keys
+from service.lobby.presence import spectators_at
+from service.store import Attendance, GameRecords, Indexes, keys
 
 MAX_PAGE = 100
 Listing = Literal["waiting", "active"]  # the two lists: open seats, games to watch
@@ -63,8 +64,9 @@ class BadCursor(InvalidRequest):
     """A page's cursor that this API did not give."""
 
 
-class LobbyStore(Indexes, GameRecords, Protocol):
-    """What the lobby reads and keeps: the waiting lists, and the games they list."""
+class LobbyStore(Indexes, GameRecords, Attendance, Protocol):
+    """What the lobby reads and keeps: the waiting lists, the games they list, and how
+    many watch each."""
 
 
 class Lobby:
@@ -157,7 +159,9 @@ class Lobby:
             below = batch[-1][0]
             after = (below, batch[-1][1])
         page = found[:limit]
-        return {"games": [_waiting_game(game_id, meta) for _, game_id, meta in page],
+        watching = await spectators_at(self.store, [game_id for _, game_id, _ in page])
+        return {"games": [_waiting_game(game_id, meta, spectators)
+                          for (_, game_id, meta), spectators in zip(page, watching)],
                 "next_cursor": _encoded(page[-1][0], page[-1][1])
                 if len(found) > limit else None}
 
@@ -206,9 +210,9 @@ def _with(values: list, index: int, value: object) -> list:
     return [value if i == index else item for i, item in enumerate(values)]
 
 
-def _waiting_game(game_id: str, meta: Meta) -> dict[str, Any]:
+def _waiting_game(game_id: str, meta: Meta, spectators: int) -> dict[str, Any]:
     return {"id": game_id, "game": meta.game, "players": meta.players, "seats": meta.seats(),
-            "created": meta.created, "clock": meta.clock}
+            "created": meta.created, "clock": meta.clock, "spectators": spectators}
 
 
 # A cursor is the position after which the next page starts: the last game's score (its

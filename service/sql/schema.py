@@ -226,7 +226,8 @@ tournament_entrants = Table(
 )
 
 # Each table of each round, written with its round: who sits there (JSON, in seat order of
-# its first game) or who has a bye, and once its games are over each entrant's result.
+# its first game) or who has a bye, and once its games are over each entrant's result and
+# the crosstable of each pair of table-mates (JSON, service/tournaments/verdicts.py).
 tournament_tables = Table(
     "tournament_tables", metadata,
     Column("tournament_id", String(32), primary_key=True),
@@ -236,9 +237,12 @@ tournament_tables = Table(
     Column("bye", Boolean, nullable=False),
     Column("ended_ms", BigInteger, nullable=True),
     Column("results", Text, nullable=True),
+    Column("pairings", Text, nullable=True),
 )
 
-# Each game of a table, written with its round, before it is made; its ranks once over.
+# Each game of a table, written with its round, before it is made; its ranks once over,
+# with its points (where the game scores them) and, where the tournament asked for judged
+# estimates, the judge's luck by table-mate (a matrix in the table's entrants' order).
 tournament_games = Table(
     "tournament_games", metadata,
     Column("tournament_id", String(32), primary_key=True),
@@ -251,6 +255,8 @@ tournament_games = Table(
     Column("started_ms", BigInteger, nullable=False),
     Column("ended_ms", BigInteger, nullable=True),
     Column("ranks", Text, nullable=True),             # entrant -> rank (1 first), JSON
+    Column("scores", Text, nullable=True),            # entrant -> points, JSON
+    Column("luck", Text, nullable=True),              # [a][b], JSON
 )
 
 # A bot's webhook (service/webhooks, docs/arena.md): the URL the server calls at each of its

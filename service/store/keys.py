@@ -12,6 +12,8 @@ stays in one Redis Cluster slot; each index and rate budget has a tag of its own
 | `game:{id}:idempotency` | hash | idempotency key -> the first response |
 | `game:{id}:budget:<name>` | string | a seat's rate budget (GCRA arrival time) |
 | `game:{id}:presence` | sorted set | who is at the table (seats, spectators), by when their presence lapses |
+| `game:{id}:said` | stream | quick reactions said at a finished game's table (service/lobby/after_game_talk.py), read by the pages' presence beats |
+| `game:{id}:said-once` | set | never written: a reaction has no once-key (the stream is kept as a player's events, which have one) |
 | `game:{id}:events` | channel | a commit's notice, "<version> <commit time>" |
 | `game:{id}:shouts` | channel | a quick reaction said at the table (JSON), heard by the game's open streams, kept nowhere |
 | `lobby:{<game>}` | sorted set | listed games with open seats, by creation time |
@@ -174,6 +176,13 @@ def tournament_events(tournament_id: str) -> PlayerEventKeys:
     """A tournament's stream, kept as a player's (its own hash tag, its own slot)."""
     tag = f"tournament:{{{tournament_id}}}"
     return PlayerEventKeys(f"{tag}:events", f"{tag}:once")
+
+
+def said_at_table(game_id: str) -> PlayerEventKeys:
+    """What is said at a finished game's table, kept as a player's events are, beside the
+    game (its slot): the pages there read it when they beat their presence."""
+    tag = f"game:{{{game_id}}}"
+    return PlayerEventKeys(f"{tag}:said", f"{tag}:said-once")
 
 
 def challenge(challenge_id: str) -> str:

@@ -268,6 +268,10 @@ class MemoryStore:
             del self._indexes[key]
         return sorted(table)
 
+    async def attendance_many(self, keys: list[str], now: float) -> list[list[str]]:
+        return [sorted(member for member, ends in self._indexes.get(key, {}).items() if ends > now)
+                for key in keys]
+
     def on_commit(self, listener: Listener) -> None:
         self._listener = listener  # every commit is in this process: nothing to watch
 

@@ -134,6 +134,9 @@ class Attendance(Protocol):
                               ttl: int) -> list[str]:
         """member is present until `until` (gone if that is not after now; None: nobody is
         marked); the members present at now. The key lives ttl seconds after a mark."""
+    async def attendance_many(self, keys: list[str], now: float) -> list[list[str]]:
+        """The members present at now at each of the tables, read in one round trip (a
+        list of games shows each one's spectators); nothing is marked or forgotten."""
 
 
 class Budgets(Protocol):

@@ -348,6 +348,17 @@ class RedisStore:
         present = await self._script("attendance", [key], [member or "", until, now, ttl])
         return sorted(found.decode() for found in present)
 
+    async def attendance_many(self, keys: list[str], now: float) -> list[list[str]]:
+        async def each(client: Client) -> list:
+            async with client.pipeline(transaction=False) as pipe:  # one trip per node
+                for key in keys:
+                    pipe.zrangebyscore(key, f"({now}", "+inf")  # lapsing after now
+                return await pipe.execute()
+
+        if not keys:
+            return []
+        return [sorted(member.decode() for member in found) for found in await self._io(each)]
+
     async def release(self, game_ids: list[str], ttl: int) -> None:
         release = self._scripts["release"]
 

@@ -4,11 +4,15 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from service.arena.bodies import ContestantId, TableOptions, TurnSeconds
+from service.arena.bodies import Cell, ContestantId, TableOptions, TurnSeconds
+from service.arena.estimates import Judge
 from service.games.requests import GameName
 
 TOURNAMENT_TURN_SECONDS = 10
 Format = Literal["swiss", "round-robin"]
+# paired: each pairing's series figures from its ranks and points; judged: and the judge's
+# (AIVAT) corrected and fitted estimates, seconds of CPU a game (docs/arena.md)
+Estimates = Literal["paired", "judged"]
 
 
 class TournamentRequest(msgspec.Struct, forbid_unknown_fields=True):
@@ -18,7 +22,9 @@ class TournamentRequest(msgspec.Struct, forbid_unknown_fields=True):
     `duplicate` once per rotation of its seats (the same cards), else one game a deal.
     The entry window closes `entry_seconds` after this request (or when its owner starts
     it). `entrants`: AI levels and the key's own player, entered now; any other player
-    enters with its own key."""
+    enters with its own key. `estimates`: each pairing's verdict as a series gives it,
+    `paired` (its games' ranks and points) or `judged` (and the judge's variance-reduced
+    estimates: each game judged, seconds of CPU a game)."""
     game: GameName
     format: Format
     players: Annotated[int, msgspec.Meta(ge=2, le=5)] = 2
@@ -29,6 +35,7 @@ class TournamentRequest(msgspec.Struct, forbid_unknown_fields=True):
     options: TableOptions | None = None
     entry_seconds: Annotated[int, msgspec.Meta(ge=0, le=7 * 86_400)] = 300
     entrants: Annotated[list[ContestantId], msgspec.Meta(max_length=64)] = []
+    estimates: Estimates = "paired"
 
 
 class EntrantBody(msgspec.Struct, kw_only=True):
@@ -66,6 +73,18 @@ class StandingBody(msgspec.Struct, kw_only=True):
     rounds: int
 
 
+class PairingBody(msgspec.Struct, kw_only=True):
+    """Two table-mates' games at one table as a series: `verdict` is the crosstable cell
+    a series of those games shows, entrant `a` against entrant `b` (the cell's own `a` and
+    `b` are their places in the table's order, the seats of its first game). Beside the
+    points the standings count, not instead of them."""
+    round: int
+    table: int
+    a: str                                  # entrant
+    b: str                                  # entrant
+    verdict: Cell
+
+
 class TournamentBody(msgspec.Struct, kw_only=True):
     id: str
     owner: str
@@ -86,6 +105,9 @@ class TournamentBody(msgspec.Struct, kw_only=True):
     tie_breaks: list[Literal["buchholz", "sonneborn_berger", "wins"]]  # in order, after points
     tables: list[TableBody]                 # the round being played (the last, once over)
     standings: list[StandingBody]
+    estimates: Estimates
+    judge: Judge | None                     # the judged estimates', fixed at creation
+    pairings: list[PairingBody]             # every table over, by round and table
     games: str                              # GET: every game, with its replay
     events: str                             # GET: the tournament's event stream
 
@@ -94,6 +116,7 @@ class TournamentGameSeat(msgspec.Struct, kw_only=True):
     seat: int
     entrant: str
     rank: int | None                        # once the game is over
+    points: float | None                    # once over, where the game scores points
 
 
 class TournamentGameBody(msgspec.Struct, kw_only=True):

@@ -55,7 +55,8 @@ class TournamentsController(Controller):
                      limits: GameLimits, tournaments: TournamentRunner) -> TournamentBody:
         spec = Spec(rounds=data.rounds, deals=data.deals, duplicate=data.duplicate,
                     turn_seconds=limits.clock(data.turn_seconds, TOURNAMENT_TURN_SECONDS),
-                    options=None if data.options is None else data.options.for_core())
+                    options=None if data.options is None else data.options.for_core(),
+                    estimates=data.estimates)
         entrants = await contestants(players, data.entrants)
         row = await tournaments.create(Contestant.of(me), data.game, data.players,
                                        data.format, spec, data.entry_seconds, entrants)
@@ -139,7 +140,9 @@ class TournamentsController(Controller):
             round=game.round, table=game.table, index=game.index, game_id=game.game_id,
             deal=game.deal, rotation=game.rotation,
             seats=[TournamentGameSeat(seat=seat, entrant=entrant,
-                                      rank=None if game.ranks is None else game.ranks[entrant])
+                                      rank=None if game.ranks is None else game.ranks[entrant],
+                                      points=None if game.scores is None
+                                      else game.scores[entrant])
                    for seat, entrant in enumerate(
                        seats_of(tables[(game.round, game.table)], game.rotation))],
             started_at=iso_ms(game.started_ms) or "", ended_at=iso_ms(game.ended_ms),
@@ -178,6 +181,7 @@ async def tournament_body(tournaments: TournamentRunner, row: TournamentRow) -> 
     entrants = await tournaments.book.entrants(row.id)
     tables = await tournaments.book.tables(row.id, row.round) if row.round else []
     games = await tournaments.book.games(row.id, row.round) if row.round else []
+    board = await tournaments.board(row)
     body: dict[str, Any] = {
         "id": row.id, "owner": row.owner, "game": row.game, "players": row.players,
         "format": row.format, "rounds": row.rounds, "deals": spec.deals,
@@ -190,7 +194,8 @@ async def tournament_body(tournaments: TournamentRunner, row: TournamentRow) -> 
         "tables": [{"table": t.index, "entrants": t.entrants, "bye": t.bye,
                     "over": t.ended_ms is not None,
                     "games": [g.game_id for g in games if g.table == t.index]} for t in tables],
-        "standings": await tournaments.standings(row),
+        "standings": board.standings, "estimates": spec.estimates, "judge": spec.judge,
+        "pairings": board.pairings,
         "games": f"/v1/tournaments/{row.id}/games",
         "events": f"/v1/tournaments/{row.id}/events"}
     return msgspec.convert(body, TournamentBody)

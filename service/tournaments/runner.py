@@ -38,28 +38,32 @@ import logging
 import math
 import secrets
 import time
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import msgspec
 
+from service.arena import judging
+from service.arena.estimates import JUDGE, Judge
 from service.arena.seating import Contestant, Table, make_game, started_event
+from service.arena.series import seating
 from service.games.robots import Robots
-from service.games.sessions import GameExists, GameNotFound, Sessions
+from service.games.sessions import GameExists, GameNotFound, Session, Sessions
 from service.players.events import PlayerEvents
 from service.replica.background import Background
 from service.replica.wakeups import LONGEST_SECONDS, Bell
 from service.sql.database import DatabaseUnavailable
 from service.store import Bells, StoreUnavailable
-from service.tournaments import pairings
+from service.tournaments import pairings, verdicts
+from service.tournaments.bodies import Estimates
 from service.tournaments.errors import (EntrantNotFound, EntryClosed, ForbiddenEntrant,
                                         InvalidTournament, NotTournamentOwner,
                                         TournamentClosed, TournamentFull, TournamentNotFound)
 from service.tournaments.events import TournamentEvents
 from service.tournaments.standings import Standing, TableResult, bye, shown, standings, \
     table_results
-from service.tournaments.storage import (Entrant, GameRow, Round, TableRow, TournamentBook,
-                                         TournamentRow)
+from service.tournaments.storage import (Entrant, GameRow, Outcome, Round, TableEnd, TableRow,
+                                         TournamentBook, TournamentRow)
 
 log = logging.getLogger("service.tournaments")
 
@@ -76,6 +80,15 @@ class Spec(msgspec.Struct, kw_only=True):
     duplicate: bool
     turn_seconds: int
     options: dict | None
+    estimates: Estimates = "paired"
+    judge: Judge | None = None   # fixed when made, with `estimates: judged` only
+
+
+@dataclass(frozen=True)
+class Board:
+    """What a read shows of the play: the standings, and each finished table's pairings."""
+    standings: list[dict[str, Any]]
+    pairings: list[dict[str, Any]]
 
 
 def spec_of(row: TournamentRow) -> Spec:
@@ -90,9 +103,15 @@ def games_a_table(spec: Spec, players: int) -> int:
     return spec.deals * players if spec.duplicate else spec.deals
 
 
+def rotations_of(spec: Spec, players: int) -> int:
+    """The games of a table that share a deal's cards (a series' rotations)."""
+    return players if spec.duplicate else 1
+
+
 def seats_of(table: list[str], rotation: int) -> list[str]:
-    """Each seat's entrant in a game of the table at rotation."""
-    return [table[(seat + rotation) % len(table)] for seat in range(len(table))]
+    """Each seat's entrant in a game of the table at rotation (as a series seats its
+    contestants: series.seating)."""
+    return [table[i] for i in seating(len(table), rotation)]
 
 
 class TournamentRunner(Background):
@@ -104,7 +123,7 @@ class TournamentRunner(Background):
         self.events = events
         self.book = book
         self.bell = Bell(store, "tournaments")
-        self._standings: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        self._boards: dict[tuple[str, int], Board] = {}
 
     # -- requests ------------------------------------------------------------------
 
@@ -116,6 +135,8 @@ class TournamentRunner(Background):
                                     " pairing once): leave `rounds` out")
         if tournament_format == "swiss" and spec.rounds is None:
             spec.rounds = 5
+        # fixed now, as a series' judge: a judge chosen after the results could pick them
+        spec.judge = JUDGE if spec.estimates == "judged" else None
         others = [c.id for c in entrants if c.level is None and c.id != owner.id]
         if others:
             raise ForbiddenEntrant(f"{others[0]} is another player: a tournament is made"
@@ -221,21 +242,25 @@ class TournamentRunner(Background):
 
     # -- standings -------------------------------------------------------------------
 
-    async def standings(self, row: TournamentRow) -> list[dict[str, Any]]:
-        """The standings at the row's revision (the final ones once finished)."""
-        if row.standings is not None:
-            return row.standings
+    async def board(self, row: TournamentRow) -> Board:
+        """The standings at the row's revision (the final ones once finished), and every
+        finished table's pairings; kept computed by revision, which each change moves."""
         key = (row.id, row.revision)
-        found = self._standings.get(key)
+        found = self._boards.get(key)
         if found is None:
-            entrants = await self.book.entrants(row.id)
-            ordered = self._ordered(row, entrants, await self.book.tables(row.id))
-            names = {e.id: {"name": e.name, "kind": e.kind} for e in entrants}
-            found = [shown(standing, names) for standing in ordered]
-            if len(self._standings) >= CACHED:
-                self._standings.pop(next(iter(self._standings)))
-            self._standings[key] = found
+            tables = await self.book.tables(row.id)
+            found = Board(row.standings if row.standings is not None
+                          else await self._shown(row, tables),
+                          [p for table in tables for p in table.pairings or ()])
+            if len(self._boards) >= CACHED:
+                self._boards.pop(next(iter(self._boards)))
+            self._boards[key] = found
         return found
+
+    async def _shown(self, row: TournamentRow, tables: list[TableRow]) -> list[dict[str, Any]]:
+        entrants = await self.book.entrants(row.id)
+        names = {e.id: {"name": e.name, "kind": e.kind} for e in entrants}
+        return [shown(standing, names) for standing in self._ordered(row, entrants, tables)]
 
     @staticmethod
     def _ordered(row: TournamentRow, entrants: list[Entrant],
@@ -325,7 +350,7 @@ class TournamentRunner(Background):
         made = self._round(row, number, seated, byes)
         if not await self.book.begin_round(row.id, number - 1, rounds, made):
             return  # another replica paired it
-        self._standings.clear()
+        self._boards.clear()
         if number == 1:
             await self._tell_entrants(row, entrants, "tournament_started", {
                 "tournament": row.id, "rounds": rounds, "url": f"/v1/tournaments/{row.id}"},
@@ -402,22 +427,43 @@ class TournamentRunner(Background):
             return False
         if session.status != "over":
             return False
-        result = Sessions.result(session) or {}
         table = await self._table_of(row, game)
-        who = seats_of(table, game.rotation)
-        ranks = {who[place["seat"]]: place["rank"] for place in result.get("ranking", ())}
+        outcome = await self._outcome(row, session, table, game.rotation)
+        rotations = rotations_of(spec_of(row), row.players)
 
-        def results(found: TableRow, games: list[dict[str, int]]) -> list[dict[str, Any]]:
-            return [asdict(r) for r in table_results(found.round, found.entrants, games)]
+        def ended(found: TableRow, games: list[GameRow]) -> TableEnd:
+            ranks = [g.ranks for g in games if g.ranks is not None]
+            return TableEnd(
+                [asdict(r) for r in table_results(found.round, found.entrants, ranks)],
+                verdicts.pairings(found.round, found.index, found.entrants, games, rotations))
 
-        done = await self.book.end_game(row.id, game, int(time.time() * 1000), ranks, results)
-        if isinstance(done, list):
-            self._standings.clear()
+        done = await self.book.end_game(row.id, game, int(time.time() * 1000), outcome, ended)
+        if isinstance(done, TableEnd):
+            self._boards.clear()
             await self.events.push(row.id, "table_finished", {
                 "round": game.round, "table": game.table, "results": [
-                    {k: v for k, v in found.items() if k != "round"} for found in done]},
-                once=f"table-end:{game.round}:{game.table}")
+                    {k: v for k, v in found.items() if k != "round"} for found in done.results],
+                "pairings": done.pairings}, once=f"table-end:{game.round}:{game.table}")
         return True
+
+    async def _outcome(self, row: TournamentRow, session: Session, table: list[str],
+                       rotation: int) -> Outcome:
+        """The game's ranks and points by entrant, and with judged estimates the luck the
+        series' judge finds in it (seconds of CPU a game, docs/arena.md), by the table's
+        entrants: what a series computes when it settles a game, the same way."""
+        who = seating(len(table), rotation)   # the entrant (its index at the table) of each seat
+        ranks, scores = judging.ranks_and_points(session, who)
+        spec = spec_of(row)
+        luck = None
+        if spec.judge is not None:
+            names = {e.id: e for e in await self.book.entrants(row.id)}
+            mates = [Contestant(e, names[e].name, names[e].kind) for e in table]
+            initial, entries = await self.sessions.beginning(session)
+            luck = await judging.luck(spec.judge, self.robots, session, mates, who, initial,
+                                      entries, spec.options)
+        return Outcome({table[i]: rank for i, rank in ranks.items()},
+                       None if scores is None else {table[i]: p for i, p in scores.items()},
+                       luck)
 
     async def _table_of(self, row: TournamentRow, game: GameRow) -> list[str]:
         tables = await self.book.tables(row.id, game.round)
@@ -436,7 +482,7 @@ class TournamentRunner(Background):
                 await self.player_events.push(entrant.id, "tournament_finished", {
                     "tournament": row.id, "status": status, "rank": ranks.get(entrant.id),
                     "url": f"/v1/tournaments/{row.id}"}, once=f"tournament-end:{row.id}")
-        self._standings.clear()
+        self._boards.clear()
 
     async def _tell_entrants(self, row: TournamentRow, entrants: list[Entrant], kind: str,
                              body: dict[str, Any], once: str) -> None:

@@ -4,9 +4,10 @@ games, and their outcomes, for good.
 Every change that several replicas could make at once is one transaction guarded by a
 compare-and-set on the tournament's row: an entrant joins or leaves only while the row
 is `entry`; a round is written (its tables and games) only by the transaction that moves
-the row's round from the one before; a game's ranks are written only while its
-`ended_ms` is null, and the table's results with the last of them. So a round is paired
-once, a game counted once, whichever replica does it and whichever dies half way.
+the row's round from the one before; a game's outcome is written only while its
+`ended_ms` is null, and the table's results and pairings with the last of them. So a
+round is paired once, a game counted once, whichever replica does it and whichever dies
+half way.
 """
 
 import json
@@ -57,6 +58,7 @@ class TableRow:
     bye: bool
     ended_ms: int | None
     results: list[dict[str, Any]] | None
+    pairings: list[dict[str, Any]] | None = None   # verdicts.py's, once its games are over
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,24 @@ class GameRow:
     started_ms: int
     ended_ms: int | None
     ranks: dict[str, int] | None
+    scores: dict[str, float] | None = None   # entrant -> points, where the game has them
+    luck: list[list[float]] | None = None    # the judge's, by the table's entrants' order
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A game's outcome as it is written: ranks by entrant, points by entrant (None where
+    the game scores none), the judge's luck (None unless judged)."""
+    ranks: dict[str, int]
+    scores: dict[str, float] | None
+    luck: list[list[float]] | None
+
+
+@dataclass(frozen=True)
+class TableEnd:
+    """What a table's last game writes beside it: each entrant's result, each pairing."""
+    results: list[dict[str, Any]]
+    pairings: list[dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -80,8 +100,9 @@ class Round:
     games: list[GameRow]
 
 
-# What a table's result is, from its games' ranks: given by the runner (standings.py).
-Results = Callable[[TableRow, list[dict[str, int]]], list[dict[str, Any]]]
+# What a table's results and pairings are, from its games: given by the runner
+# (standings.py, verdicts.py).
+Results = Callable[[TableRow, list[GameRow]], TableEnd]
 
 
 class TournamentBook:
@@ -268,33 +289,38 @@ class TournamentBook:
         return [_game(row) for row in await self.database.run(run)]
 
     async def end_game(self, tournament_id: str, game: GameRow, ended_ms: int,
-                       ranks: dict[str, int], results: Results) -> list[dict[str, Any]] | None | bool:
-        """Writes a game's ranks, once, and with the last game of its table the table's
-        results. False: written before; None: written, the table goes on; else the
-        table's results."""
+                       outcome: Outcome, results: Results) -> TableEnd | None | bool:
+        """Writes a game's outcome, once, and with the last game of its table the table's
+        results and pairings. False: written before; None: written, the table goes on;
+        else what the table's end wrote."""
         async def run(conn: AsyncConnection) -> Any:
             c = tournament_games.c
             async with conn.begin():
                 done = await conn.execute(update(tournament_games).where(
                     c.tournament_id == tournament_id, c.round == game.round,
                     c.table_index == game.table, c.game_index == game.index,
-                    c.ended_ms.is_(None)).values(ended_ms=ended_ms, ranks=json.dumps(ranks)))
+                    c.ended_ms.is_(None)).values(
+                    ended_ms=ended_ms, ranks=json.dumps(outcome.ranks),
+                    scores=None if outcome.scores is None else json.dumps(outcome.scores),
+                    luck=None if outcome.luck is None else json.dumps(outcome.luck)))
                 if done.rowcount != 1:
                     return False
-                at_table = (await conn.execute(select(c.ranks).where(
-                    c.tournament_id == tournament_id, c.round == game.round,
-                    c.table_index == game.table).order_by(c.game_index))).scalars().all()
-                if any(found is None for found in at_table):
+                at_table = [_game(row) for row in (await conn.execute(
+                    select(tournament_games).where(
+                        c.tournament_id == tournament_id, c.round == game.round,
+                        c.table_index == game.table).order_by(c.game_index))).all()]
+                if any(found.ranks is None for found in at_table):
                     return None
                 t = tournament_tables.c
                 table = _table((await conn.execute(select(tournament_tables).where(
                     t.tournament_id == tournament_id, t.round == game.round,
                     t.table_index == game.table))).one())
-                made = results(table, [json.loads(found) for found in at_table])
+                made = results(table, at_table)
                 await conn.execute(update(tournament_tables).where(
                     t.tournament_id == tournament_id, t.round == game.round,
-                    t.table_index == game.table).values(ended_ms=ended_ms,
-                                                        results=json.dumps(made)))
+                    t.table_index == game.table).values(
+                    ended_ms=ended_ms, results=json.dumps(made.results),
+                    pairings=json.dumps(made.pairings)))
                 await conn.execute(update(tournaments).where(
                     tournaments.c.id == tournament_id).values(
                     revision=tournaments.c.revision + 1))
@@ -334,10 +360,13 @@ def _tournament(row: Any) -> TournamentRow:
 
 def _table(row: Any) -> TableRow:
     return TableRow(row.round, row.table_index, json.loads(row.entrants), row.bye,
-                    row.ended_ms, None if row.results is None else json.loads(row.results))
+                    row.ended_ms, None if row.results is None else json.loads(row.results),
+                    None if row.pairings is None else json.loads(row.pairings))
 
 
 def _game(row: Any) -> GameRow:
     return GameRow(row.round, row.table_index, row.game_index, row.game_id, row.deal,
                    row.rotation, row.started_ms, row.ended_ms,
-                   None if row.ranks is None else json.loads(row.ranks))
+                   None if row.ranks is None else json.loads(row.ranks),
+                   None if row.scores is None else json.loads(row.scores),
+                   None if row.luck is None else json.loads(row.luck))

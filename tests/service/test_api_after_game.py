@@ -215,12 +215,14 @@ def test_presence_says_which_seats_and_how_many_spectators_are_at_the_table(clie
     first = client.post(path, json={}, headers=auth(tokens[0]))
     assert first.status_code == 200
     assert_exact(first.json(), TablePresence)
-    assert first.json() == {"id": created["id"], "present": [0], "spectators": 0}
+    assert first.json() == {"id": created["id"], "present": [0], "spectators": 0,
+                            "reactions": [], "reactions_after": "0"}  # nothing said yet
     client.post(path, json={"here": True}, headers=auth(tokens[1]))
     for viewer in ("watcher-one", "watcher-two", "watcher-one"):
         client.post(path, json={"viewer": viewer})
     assert client.post(path, json={}).json() == {"id": created["id"], "present": [0, 1],
-                                                 "spectators": 2}
+                                                 "spectators": 2, "reactions": [],
+                                                 "reactions_after": "0"}
     gone = client.post(path, json={"here": False}, headers=auth(tokens[1])).json()
     assert gone["present"] == [0]
     assert snapshot(client, created) == before  # not a version: the game is as it was

@@ -11,7 +11,8 @@ import httpx
 import pytest
 
 from service.games.bodies.common import WaitingList
-from service.lobby.bodies import Reaction
+from service.lobby.bodies import Reaction, TablePresence
+from service.lobby.reactions import RATE_SECONDS
 from tests.service.play import auth, create, play_to_end, replay_in_core, tokens_of
 from tests.service.servers import SHARED_REDIS, Server, server
 from tests.service.sse import Listener
@@ -92,6 +93,23 @@ def test_a_rated_queue_game_is_live(client):
     game_id = seated(client, ann, first["id"])["game_id"]
     seated(client, bob, second["id"])
     assert game_id in live_ids(client)
+
+
+def test_the_live_list_says_how_many_spectators_watch_each_game(client):
+    watched, quiet = (create(client, "crabe-vs-poulpe", 2, seats=OPEN_2, listed=True)
+                      for _ in range(2))
+    for game in (watched, quiet):
+        joined(client, game)
+    for viewer in ("viewer-aaaa1", "viewer-bbbb2"):
+        beat(client, watched["id"], viewer=viewer)
+    beat(client, watched["id"], tokens_of(watched)[0])  # a seat at the table is no spectator
+
+    def counts() -> dict[str, int]:
+        page = client.get("/v1/games", params={"status": "active", "limit": 100}).json()
+        return {game["id"]: game["spectators"] for game in page["games"]}
+    assert (counts()[watched["id"]], counts()[quiet["id"]]) == (2, 0)
+    beat(client, watched["id"], viewer="viewer-aaaa1", here=False)  # one went away
+    assert (counts()[watched["id"]], counts()[quiet["id"]]) == (1, 0)
 
 
 def test_the_live_list_refuses_an_unknown_status(client):
@@ -175,7 +193,7 @@ def test_a_seat_reacts_once_per_five_seconds_and_a_refused_reaction_is_not_heard
         listener.stop()
 
 
-def test_a_reaction_must_be_a_known_phrase_from_a_seat_of_a_game_not_over(client):
+def test_a_reaction_must_be_a_known_phrase_from_a_seat(client):
     created = create(client, "crabe-vs-poulpe", 2, seats=PEOPLE_2)
     tokens, path = tokens_of(created), f"/v1/games/{created['id']}/reactions"
     for bad in ({"phrase": "you lose"}, {"phrase": "gg", "text": "hi"}, {}, {"phrase": 1}):
@@ -186,9 +204,86 @@ def test_a_reaction_must_be_a_known_phrase_from_a_seat_of_a_game_not_over(client
                    "unauthorized")
     assert_problem(client.post("/v1/games/nothing-here/reactions", json={"phrase": "thanks"},
                                headers=auth(tokens[0])), 404, "game-not-found")
-    client.post(f"/v1/games/{created['id']}/resign", headers=auth(tokens[1]))
+
+
+# -- reactions after the game: kept beside it, heard with the presence beats ---------------
+
+
+def beat(client: httpx.Client, game_id: str, token: str | None = None, viewer: str | None = None,
+         after: str | None = None, here: bool = True) -> dict:
+    body = {"here": here, **({"viewer": viewer} if viewer else {}),
+            **({"reactions_after": after} if after is not None else {})}
+    response = client.post(f"/v1/games/{game_id}/presence", json=body,
+                           headers=auth(token) if token else {})
+    assert response.status_code == 200, response.text
+    assert_exact(response.json(), TablePresence)
+    return response.json()
+
+
+def test_in_play_a_presence_beat_hands_no_reaction_and_costs_no_read(client):
+    created = create(client, "crabe-vs-poulpe", 2, seats=PEOPLE_2)
+    tokens, path = tokens_of(created), f"/v1/games/{created['id']}"
+    client.post(f"{path}/reactions", json={"phrase": "good-luck"}, headers=auth(tokens[0]))
+    first = beat(client, created["id"], tokens[1])
+    assert first["reactions"] == [] and first["reactions_after"] == "0"  # the stream said it
+    assert beat(client, created["id"], tokens[1], after="0")["reactions"] == []
+
+
+def test_after_the_game_a_reaction_is_heard_once_with_the_next_beat_of_those_still_there(client):
+    created = create(client, "crabe-vs-poulpe", 2, seats=PEOPLE_2)
+    tokens, game_id = tokens_of(created), created["id"]
+    path = f"/v1/games/{game_id}"
+    bo = beat(client, game_id, tokens[1])["reactions_after"]  # both pages opened in play
+    watcher = beat(client, game_id, viewer="watcher-0001")["reactions_after"]
+    beat(client, game_id, tokens[0])
+    assert client.post(f"{path}/resign", headers=auth(tokens[1])).status_code == 200
+    before = snapshot(client, created)
+    said = client.post(f"{path}/reactions", json={"phrase": "good-game"}, headers=auth(tokens[0]))
+    assert said.status_code == 200, said.text
+    assert_exact(said.json(), Reaction)
+    assert (said.json()["seat"], said.json()["phrase"]) == (0, "good-game")
+    heard = beat(client, game_id, tokens[1], after=bo)
+    assert heard["reactions"] == [said.json()] and heard["present"] == [0, 1]
+    assert beat(client, game_id, tokens[1], after=heard["reactions_after"])["reactions"] == []
+    assert beat(client, game_id, viewer="watcher-0001", after=watcher)["reactions"] == \
+        [said.json()]  # spectators hear it too
+    late = beat(client, game_id, viewer="late-comer-01")  # a page that comes after it
+    assert late["reactions"] == [] and late["reactions_after"] == heard["reactions_after"]
+    again = client.post(f"{path}/reactions", json={"phrase": "thanks"}, headers=auth(tokens[0]))
+    assert_problem(again, 429, "rate-limited")  # the same budget as in play
+    assert 1 <= int(again.headers["Retry-After"]) <= 5
+    answer = client.post(f"{path}/reactions", json={"phrase": "thanks"}, headers=auth(tokens[1]))
+    assert answer.status_code == 200  # the seat that resigned thanks back
+    assert beat(client, game_id, tokens[0], after=bo)["reactions"] == [said.json(), answer.json()]
+    assert_problem(client.post(f"{path}/reactions", json={"phrase": "oops"}), 401,
+                   "unauthorized")  # a spectator never speaks, after the game neither
+    assert snapshot(client, created) == before  # no version, nothing in the history
+
+
+def test_after_the_game_a_reaction_to_a_table_nobody_else_is_at_is_refused(client):
+    created = create(client, "crabe-vs-poulpe", 2, seats=PEOPLE_2)
+    tokens, game_id = tokens_of(created), created["id"]
+    path = f"/v1/games/{game_id}/reactions"
+    client.post(f"/v1/games/{game_id}/resign", headers=auth(tokens[1]))
+    beat(client, game_id, tokens[0])  # the sayer's own page does not count
     assert_problem(client.post(path, json={"phrase": "good-game"}, headers=auth(tokens[0])),
-                   409, "game-over")
+                   409, "nobody-at-table")
+    cursor = beat(client, game_id, tokens[1])["reactions_after"]  # Bo comes back
+    assert client.post(path, json={"phrase": "good-game"}, headers=auth(tokens[0])).status_code \
+        == 200
+    beat(client, game_id, tokens[1], here=False)  # and leaves: the table is Ana's alone again
+    time.sleep(RATE_SECONDS)  # Ana's rest, so that only the table refuses
+    assert_problem(client.post(path, json={"phrase": "thanks"}, headers=auth(tokens[0])),
+                   409, "nobody-at-table")
+    assert [r["phrase"] for r in beat(client, game_id, tokens[1], after=cursor)["reactions"]] \
+        == ["good-game"]  # the refused one was not kept
+
+
+def test_a_presence_cursor_is_a_stream_position_or_refused(client):
+    created = create(client, "crabe-vs-poulpe", 2, seats=PEOPLE_2)
+    path = f"/v1/games/{created['id']}/presence"
+    for bad in ("abc", "1-2-3", "", "1" * 20, 5, "-1"):
+        assert_problem(client.post(path, json={"reactions_after": bad}), 400, "invalid-request")
 
 
 @pytest.fixture(scope="module")
@@ -196,6 +291,20 @@ def replicas() -> Iterator[tuple[Server, Server]]:
     env = {"REDIS_URL": SHARED_REDIS, "ACCESS_LOG": "0"}
     with server(env) as first, server(env) as second:
         yield first, second
+
+
+def test_a_reaction_after_the_game_said_on_one_replica_is_heard_on_another(replicas):
+    first, second = replicas
+    with httpx.Client(base_url=first.url, timeout=30) as one, \
+            httpx.Client(base_url=second.url, timeout=30) as other:
+        created = create(one, "crabe-vs-poulpe", 2, seats=PEOPLE_2)
+        tokens, game_id = tokens_of(created), created["id"]
+        cursor = beat(other, game_id, tokens[1])["reactions_after"]
+        one.post(f"/v1/games/{game_id}/resign", headers=auth(tokens[0]))
+        said = one.post(f"/v1/games/{game_id}/reactions", json={"phrase": "well-played"},
+                        headers=auth(tokens[0]))
+        assert said.status_code == 200, said.text
+        assert beat(other, game_id, tokens[1], after=cursor)["reactions"] == [said.json()]
 
 
 def test_a_reaction_said_on_one_replica_is_heard_on_another(replicas):

@@ -730,3 +730,33 @@ def test_a_table_counts_those_whose_presence_has_not_lapsed_and_its_key_expires(
     seen, ttl = run(kind, scenario)
     assert seen == [["seat:0"], ["seat:0", "viewer:a1b2c3d4"], ["seat:0"], []]
     assert ttl is None or 0 < ttl <= 60
+
+
+def test_many_tables_are_read_in_one_round_trip_and_none_is_marked(kind):
+    """A page of listed games shows each one's spectators: read in one trip to Redis (one
+    pipeline, spread over a cluster's nodes by the client), changing nothing."""
+    async def scenario(store):
+        tables = [keys.presence(f"g-many-{random.random()}") for _ in range(5)]
+        now = time.time()
+        await store.attendance_mark(tables[0], "viewer:aaaaaaaa", now + 25, now, 60)
+        await store.attendance_mark(tables[0], "seat:1", now + 25, now, 60)
+        await store.attendance_mark(tables[2], "viewer:bbbbbbbb", now + 5, now, 60)
+        await store.attendance_mark(tables[3], "viewer:cccccccc", now + 25, now, 60)
+        trips = 0
+        if kind.url is not None:
+            io = store._io
+
+            async def counted(command):
+                nonlocal trips
+                trips += 1
+                return await io(command)
+            store._io = counted
+        later = await store.attendance_many(tables, now + 10)  # table 2's viewer lapsed
+        store.__dict__.pop("_io", None)
+        return later, trips, await store.attendance_many(tables, now), \
+            await store.attendance_many([], now)
+    later, trips, now, none = run(kind, scenario)
+    assert later == [["seat:1", "viewer:aaaaaaaa"], [], [], ["viewer:cccccccc"], []]
+    assert now == [["seat:1", "viewer:aaaaaaaa"], [], ["viewer:bbbbbbbb"], ["viewer:cccccccc"], []]
+    assert trips == (0 if kind.name == "memory" else 1)
+    assert none == []

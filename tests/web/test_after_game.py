@@ -61,6 +61,8 @@ def test_a_player_resigns_after_confirming_and_both_see_who_won(web, browser, sh
     assert "Bo resigned." in plain(ana.locator(".end").inner_text())
     assert "Bo resigned" in plain(ana.locator(".end .log").inner_text())
     assert ana.locator(".seat .badge.resigned").count() == 1
+    for page in (ana, bo):  # the prompt no longer says whose turn it was
+        assert page.locator("p.say").inner_text() == "The game is over."
     ana.wait_for_selector(".presence li.here[data-seat='1']", timeout=PRESENCE_MS)
     ana.screenshot(path=shots / "resigned-end.png")
     bo.goto(f"{web.url}/play#/")  # Bo's page leaves the table, and says so

@@ -113,7 +113,7 @@ def test_a_game_deleted_from_the_store_is_said_at_the_top_to_every_seat(browser,
 def test_a_join_link_to_no_game_says_so_with_nothing_to_fill(web, browser):
     page = open_page(browser, f"{web.url}/play#/join/no-such-game/1")
     error = page.locator("p.error")
-    error.wait_for()
+    page.locator("p.error:not(:empty)").wait_for()  # the box is there, empty, before the 404
     assert error.inner_text().startswith("This game cannot be joined. No game has this id")
     assert page.locator("form, input, [data-key=join]").count() == 0
     assert page.locator("a[href='#/']").inner_text() == "Back to the start"

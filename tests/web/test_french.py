@@ -72,6 +72,15 @@ def test_a_french_browser_gets_every_screen_in_french(web, browser, shots):
     assert guest.locator("[data-key=join]").inner_text() == "Prendre la place 2"
     shoot(guest, shots, "fr-join")
     assert page.evaluate(UNTRANSLATED) == [] and guest.evaluate(UNTRANSLATED) == []
+    guest.locator("input[name=name]").fill("Bo")
+    guest.locator("[data-key=join]").click()
+    for viewer, arrival in ((guest, "Vous vous êtes assis·e"), (page, "Bo s'est assis·e")):
+        viewer.wait_for_selector(".table[data-status=active]")
+        viewer.wait_for_function("""words => [...document.querySelectorAll('.log li')]
+                                    .some(li => li.innerText.replace(/[\u2066-\u2069]/g, '')
+                                                .includes(words))""", arg=arrival)  # names isolated
+    assert "Vous s'est" not in guest.locator(".log").inner_text()
+    assert page.evaluate(UNTRANSLATED) == [] and guest.evaluate(UNTRANSLATED) == []
     assert page.errors == [] and guest.errors == []
 
 

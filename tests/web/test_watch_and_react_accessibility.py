@@ -11,7 +11,13 @@ from tests.web.browsing import open_page
 from tests.web.test_accessibility import violations
 from tests.web.test_after_game import plain, seated, violations_in
 from tests.web.test_french import UNTRANSLATED
-from tests.web.test_watch_and_react import GAME, SIZES, live_table, react_until_heard
+from tests.web.test_watch_and_react import (
+    GAME,
+    SIZES,
+    live_table,
+    open_reactions,
+    react_until_heard,
+)
 
 
 @pytest.mark.parametrize("locale,width", SIZES)
@@ -21,6 +27,7 @@ def test_the_watching_and_reacting_screens_pass_axe(web, browser, axe_source, sh
     player = seated(browser, web, game_id, tokens[0], GAME, locale=locale, width=width)
     other = seated(browser, web, game_id, tokens[1], GAME)
     react_until_heard(other, "hurry-up", player)
+    open_reactions(player)  # the phrases open over the table, checked with it
     found = {"table": violations(player, axe_source)}
     assert player.evaluate("document.documentElement.scrollWidth") <= width
     player.screenshot(path=shots / f"reactions-{locale[:2]}-{width}.png", full_page=True)

@@ -180,13 +180,15 @@ class Joined(msgspec.Struct, kw_only=True):
 
 
 class WaitingGame(msgspec.Struct, kw_only=True):
-    """A listed game: one with open seats, or one in play to watch."""
+    """A listed game: one with open seats, or one in play to watch; spectators: how many
+    spectators' pages are at its table now (service/lobby/presence.py)."""
     id: str
     game: str
     players: int
     seats: list[SeatInfo]
     created: float
     clock: Clock | None
+    spectators: int
 
 
 class WaitingList(msgspec.Struct, kw_only=True):

@@ -53,8 +53,8 @@ export const api = {
   rematch: (id, token) => request("POST", `${game(id)}/rematch`, { token }),
   declineRematch: (id, token) => request("POST", `${game(id)}/rematch/decline`, { token }),
   resign: (id, token) => request("POST", `${game(id)}/resign`, { token }),
-  presence: (id, token, here, viewer) =>
-    request("POST", `${game(id)}/presence`, { token, body: { here, viewer: token ? undefined : viewer } }),
+  presence: (id, token, here, viewer, reactionsAfter) => request("POST", `${game(id)}/presence`,
+    { token, body: { here, viewer: token ? undefined : viewer, reactions_after: reactionsAfter ?? undefined } }),
   waiting: () => request("GET", "/v1/games?status=waiting&limit=20"),
   live: () => request("GET", "/v1/games?status=active&limit=12"),
   react: (id, token, phrase) => request("POST", `${game(id)}/reactions`, { token, body: { phrase } }),

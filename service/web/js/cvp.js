@@ -487,7 +487,6 @@ addFrench({
   "play it": "la jouer",
   "discard it face down": "la défausser face cachée",
   "give it": "la donner",
-  "The game is over.": "La partie est terminée.",
   "You open the round: play any card.": "Vous ouvrez la manche : jouez n'importe quelle carte.",
   "Nothing can follow Ω: pass, and {who} wins the round.": "Rien ne bat Ω : passez, et {who} gagne la manche.",
   "Your turn: play a card lower than the top card, or pass ({who} then wins the round).": "À vous : jouez une carte plus faible que celle du dessus, ou passez ({who} gagne alors la manche).",

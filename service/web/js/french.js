@@ -119,14 +119,15 @@ addFrench({
 });
 
 // -- the log and the end ------------------------------------------------------------------
+addFrenchOfSeat("{who} sat down", "{who} s'est assis·e", "Vous vous êtes assis·e");
+addFrenchOfSeat("{who} left", "{who} est parti·e", "Vous êtes parti·e");
 addFrench({
   "What happened": "Ce qui s'est passé",
   "Latest moves": "Derniers coups",
   "The whole game": "Toute la partie",
+  "The game is over.": "La partie est terminée.",
   "No move yet.": "Aucun coup pour l'instant.",
   "and": "et",
-  "{who} sat down": "{who} s'est assis·e",
-  "{who} left": "{who} est parti·e",
   "{what} (out of time: the AI played)": "{what} (temps écoulé : l'IA a joué)",
   "{who} ran out of time: forfeit": "{who} n'a plus de temps : forfait",
   "A rematch was set up": "Une revanche est prête",

@@ -23,8 +23,8 @@ export function narrate(ctx, entries) {
 
 function sentence(ctx, entry, tell) {
   switch (entry.kind) {
-    case "join": return t("{who} sat down", { who: was(ctx, entry) });
-    case "leave": return t("{who} left", { who: was(ctx, entry) });
+    case "join": return arrival(ctx, entry, "{who} sat down");
+    case "leave": return arrival(ctx, entry, "{who} left");
     case "timeout": return t("{what} (out of time: the AI played)", { what: tell(entry) });
     case "forfeit": return t("{who} ran out of time: forfeit", { who: names(ctx, entry.forfeited) });
     case "rematch": return t("A rematch was set up");
@@ -40,11 +40,13 @@ export function names(ctx, seats) {
   return seats.map(ctx.name).join(` ${t("and")} `);
 }
 
-// Who joined or left: the seat's name as the page gives it (told apart from "You"), or
-// the name logged if the seat has changed hands since.
-function was(ctx, entry) {
+// Who joined or left: the seat as the page names it (the viewer's own form for the
+// viewer: "Vous vous êtes assis·e", not "Vous s'est assis·e"), or the name logged if the
+// seat has changed hands since.
+function arrival(ctx, entry, text) {
   const now = ctx.body.seats?.[entry.seat]?.name;
-  return entry.name && entry.name !== now ? isolate(entry.name) : ctx.name(entry.seat);
+  if (entry.name && entry.name !== now) return t(text, { who: isolate(entry.name) });
+  return say(ctx, entry.seat, text);
 }
 
 export function logPanel(ctx, last) {

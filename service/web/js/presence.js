@@ -4,10 +4,15 @@
 // watch; onChange gets it whenever it differs, with the seats this page has seen there
 // (a seat never seen has not "left": its page may not have opened yet). A beat that fails changes nothing shown:
 // the stream (stream.js) tells the player about the connection.
+// Once the game is over its event stream has ended, and what is said at the table ("Good
+// game") comes with the beats instead: each beat hands back the answer's cursor, so onHeard
+// gets each reaction once; the page then beats every AFTER_GAME_BEAT_MS, so that a reaction
+// shows within 5 s, the rest a seat keeps between two (reactions.js).
 
 import { api } from "./api.js";
 
 const BEAT_MS = 10000;  // the server counts a page gone 25 s after its last beat
+const AFTER_GAME_BEAT_MS = 5000;  // a seat may say one reaction per 5 s
 
 // A spectator's id for this tab: random, never a token, the same while the tab lives.
 function viewerId() {
@@ -23,18 +28,25 @@ function viewerId() {
   }
 }
 
-export function attend({ id, token, onChange }) {
+// over(): whether the game is over (the page beats faster and hears what is said).
+export function attend({ id, token, onChange, onHeard, over }) {
   const viewer = token ? undefined : viewerId();
+  let cursor = null;  // where this page stands in what was said after the game (the server's)
   let last = "";
   let timer = null;
   let stopped = false;
 
   const seen = new Set();  // the seats seen at the table by this page: only they can leave it
 
+  let beating = false;  // one beat at a time: two with one cursor would hear a word twice
   async function beat() {
+    if (beating) return;  // the beat under way answers, and sets the next one
+    beating = true;
     clearTimeout(timer);
     try {
-      const found = await api.presence(id, token, true, viewer);
+      const found = await api.presence(id, token, true, viewer, cursor);
+      cursor = found.reactions_after;
+      if (!stopped) found.reactions.forEach(onHeard);
       found.present.forEach((seat) => seen.add(seat));
       const key = JSON.stringify([found.present, found.spectators]);
       if (!stopped && key !== last) {
@@ -42,7 +54,8 @@ export function attend({ id, token, onChange }) {
         onChange({ ...found, seen: [...seen] });
       }
     } catch { /* a missed beat: the next one tells */ }
-    if (!stopped) timer = setTimeout(beat, BEAT_MS);
+    beating = false;
+    if (!stopped) timer = setTimeout(beat, over() ? AFTER_GAME_BEAT_MS : BEAT_MS);
   }
 
   function leave() {

@@ -24,6 +24,7 @@ export const PROBLEM_SENTENCES = {
   "malformed-request": "The server did not understand this request.",
   "no-rematch-offer": "No rematch is offered now.",
   "no-such-seat": "This game has no such seat.",
+  "nobody-at-table": "Nobody else is at the table any more: the reaction was not sent.",
   "not-found": "There is nothing at this address.",
   "not-your-turn": "You have nothing to decide now.",
   "rate-limited": "Too many requests at once: wait a moment and try again.",

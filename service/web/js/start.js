@@ -168,6 +168,8 @@ export function openStart(root) {
       h("ul.game-list", {}, games.map((g) => h("li", { "data-game": g.id }, h("b", {}, gameOf(g.game)?.title || g.game),
         h("span.who", {}, "· ", g.seats.map((seat, i) => [i ? ", " : "", h("bdi", {}, seat.name || t(seat.type === "ai" ? "Robot {n}" : "Player {n}", { n: seat.seat + 1 }))])),
         g.clock ? h("span.note", {}, t("{n} s a turn", { n: g.clock.turn_seconds })) : null,
+        g.spectators ? h("span.note.watching", { "data-key": `watching-${g.id}` },
+          plural(g.spectators, "{n} spectator", "{n} spectators")) : null,
         h("a.button.ghost", { href: `#/g/${g.id}`, "data-key": `watch-${g.id}` }, t("Watch"))))));
   }
 

@@ -8,7 +8,7 @@ import { resignControl, spectatorCount } from "./after-game.js";
 import { invitePanel } from "./invite.js";
 import { t } from "./i18n.js";
 import { logPanel } from "./log.js";
-import { bubble, reactionsPanel } from "./reactions.js";
+import { bubble, reactionsControl } from "./reactions.js";
 
 // A seat's name as the page shows it: "You" for the viewer; a player's own name, with its
 // seat number when it could be taken for another (a guest named "You", two players of one
@@ -50,13 +50,15 @@ export function tableView(state, ctx) {
            game.choices ? game.choices(ctx) : null],
       h("p.error", {}, ctx.gone ? "" : ctx.error || ctx.trouble || "")),
     over ? endScreen(ctx) : h("section.hand", { "aria-label": t("Your cards") }, game.hand(ctx)),
-    reactionsPanel(ctx),
     over ? null : logPanel(ctx, 8));
 }
 
 // What the prompt says (table.js announces it when it changes).
 export function promptText(ctx) {
   if (ctx.body.status === "waiting" || ctx.gone) return "";  // a game gone asks nothing more
+  // Ended before its last move (a resignation, a forfeit): the position's own words would
+  // still name a seat to move.
+  if (ctx.body.status === "over" && ctx.body.view.phase !== "over") return t("The game is over.");
   return ctx.busy ? t("Playing…") : ctx.game.prompt(ctx);
 }
 
@@ -71,6 +73,7 @@ function header(ctx) {
     languageSwitch(),
     spectatorCount(ctx),
     h("span.status", { class: ctx.legal.length ? "turn" : "" }, status),
+    reactionsControl(ctx),
     ctx.you === null || body.status === "over" || !ctx.hints ? null : h("button.hint-button", { type: "button", "data-key": "hint",
       disabled: !ctx.legal.length || ctx.thinking, onclick: ctx.hint, title: t("Ask the AI for a move (key H)") },
       t(ctx.thinking ? "Thinking…" : "Hint")),

@@ -27,7 +27,7 @@ export function openTable(root, { id }) {
   // "network" until the server answers again, "move" until the game moves on).
   const state = { body: null, history: [], ui: {}, changed: new Set(), error: null, errorKind: null, trouble: null,
                   gone: null, busy: false, thinking: false, presence: null, confirmResign: false,
-                  heard: [], resting: false, muted: muted() };
+                  heard: [], resting: false, muted: muted(), reacting: false };
   const queue = [];
   let showing = false;  // arrivals are being shown, one step at a time
   let closed = false;
@@ -65,6 +65,7 @@ export function openTable(root, { id }) {
       history: state.history.filter((entry) => entry.version <= body.version),
       error: state.error, trouble: state.gone || state.trouble, gone: !!state.gone,
       heard: state.heard, resting: state.resting, muted: state.muted, react, toggleMute,
+      reacting: state.reacting, openReactions,
     };
   }
 
@@ -200,9 +201,11 @@ export function openTable(root, { id }) {
     follower.poke();
   }
 
-  // A reaction said at the table (this page's own included): shown for SHOWN_MS.
+  // A reaction said at the table (this page's own included): shown for SHOWN_MS, once (a
+  // page hears its own words as it says them, and again from the stream or a beat).
   let heardCount = 0;
   function hear(said) {
+    if (state.heard.some((heard) => heard.seat === said.seat && heard.at === said.at)) return;
     const key = ++heardCount;
     state.heard = [...state.heard.slice(-2), { ...said, key }];
     setTimeout(() => { state.heard = state.heard.filter((h) => h.key !== key); render(); }, SHOWN_MS);
@@ -213,14 +216,27 @@ export function openTable(root, { id }) {
   async function react(phrase) {
     if (state.resting) return;
     state.resting = true;
-    render();
+    openReactions(false);
     setTimeout(() => { state.resting = false; render(); }, REST_MS);
     try {
-      await api.react(id, token, phrase);
+      hear(await api.react(id, token, phrase));
     } catch (error) {
       failed(error);
       render();
     }
+  }
+
+  // The phrases drawn over the table, or not; closing gives the focus back to "React".
+  function openReactions(open) {
+    const inside = !!document.activeElement?.closest?.(".react-panel");
+    state.reacting = open;
+    render();
+    if (!open && inside) root.querySelector("[data-key=react-menu]")?.focus();
+  }
+
+  // A click anywhere else closes the phrases, as a menu does.
+  function onPointer(event) {
+    if (state.reacting && !event.target.closest?.(".reactions")) openReactions(false);
   }
 
   function toggleMute() {
@@ -271,6 +287,7 @@ export function openTable(root, { id }) {
 
   function onKey(event) {
     if (event.target.closest?.("input, select, textarea")) return;
+    if (event.key === "Escape" && state.reacting) return openReactions(false);
     if (event.key === "Escape") context().set({ picked: null, pickedIndex: null, selection: [], hint: null });
     if (event.key === "h" && state.body && context().legal.length && context().hints) hint();
   }
@@ -282,7 +299,9 @@ export function openTable(root, { id }) {
   api.game(id, token).then((body) => {
     if (closed) return;
     arrive(body, null);
-    presence = attend({ id, token, onChange: (found) => { state.presence = found; render(); } });
+    presence = attend({ id, token, onChange: (found) => { state.presence = found; render(); },
+      onHeard: hear,  // what was said after the game
+      over: () => state.body.status === "over" });
     follower = follow({ id, token, rematches: !!token, onGame: arrive, onGone: lost, onTrouble: connection, onReaction: hear });
   }).catch((error) => {
     const why = t("This game cannot be opened. {why}", { why: error.message });
@@ -291,9 +310,11 @@ export function openTable(root, { id }) {
   });
   const clock = setInterval(() => tickClocks(root), 1000);
   document.addEventListener("keydown", onKey);
+  document.addEventListener("pointerdown", onPointer);
   if (token) remember(id, { ...saved });
   render();
-  return { close() { closed = true; follower.close(); presence.close(); clearInterval(clock); clearTimeout(flashTimer); document.removeEventListener("keydown", onKey); } };
+  return { close() { closed = true; follower.close(); presence.close(); clearInterval(clock); clearTimeout(flashTimer); document.removeEventListener("keydown", onKey);
+    document.removeEventListener("pointerdown", onPointer); } };
 }
 
 const isGone = (error) => error instanceof ApiError && (error.status === 404 || error.status === 401);

@@ -44,8 +44,8 @@ export type RequestsLeaveOutWhatHasADefault = [
     "deals" | "duplicate" | "turn_seconds" | "options" | "at_once">>,
   Assert<Same<OptionalKeys<Schemas["TableOptions"]>, "first_player" | "mode" | "deck">>,
   Assert<Same<OptionalKeys<Schemas["TournamentRequest"]>, "players" | "rounds" | "deals"
-    | "duplicate" | "turn_seconds" | "options" | "entry_seconds" | "entrants">>,
-  Assert<Same<OptionalKeys<Schemas["PresenceRequest"]>, "here" | "viewer">>,
+    | "duplicate" | "turn_seconds" | "options" | "entry_seconds" | "entrants" | "estimates">>,
+  Assert<Same<OptionalKeys<Schemas["PresenceRequest"]>, "here" | "viewer" | "reactions_after">>,
 ];
 
 // Responses: what the server always sends is required (a new game's seats' names and
