@@ -38,22 +38,17 @@ LIMITS = {"iterations": (1, 1_000_000), "time_ms": (1, 60_000), "threads": (1, 6
 # any machine; level 5 takes at most about 50 ms of CPU a decision on one core.  Levels 3
 # to 5 play the rules-of-thumb playouts since issue 31 (at equal CPU time they beat the
 # random ones at every table size) and back up rank rewards (with 3 to 5 players the
-# rating counts every place of the table, not only the winner's: docs/ai.md).  At tables
-# of three or more a level plays its variant of LEVELS_FROM_3_PLAYERS instead.
+# rating counts every place of the table, not only the winner's: docs/ai.md).  Level 5
+# backs up the place alone: with rank rewards its 12,500 iterations placed little above
+# level 4's 2,000 with 3 to 5 players, with place rewards they do; with two players the
+# place is the victory, so level 5 plays there as with rank rewards (docs/ai.md, "Level 5
+# for 3 to 5 players").
 LEVELS: dict[int, dict[str, Any]] = {
     1: {"algorithm": "flat", "iterations": 10},
     2: {"algorithm": "flat", "iterations": 100},
     3: {"algorithm": "ismcts", "iterations": 200, "playout": "policy", "reward": "rank"},
     4: {"algorithm": "ismcts", "iterations": 2_000, "playout": "policy", "reward": "rank"},
-    5: {"algorithm": "ismcts", "iterations": 12_500, "playout": "policy", "reward": "rank"},
-}
-# What a level of LEVELS plays instead with 3 players or more (its other keys stay).
-# Level 5: the selection rule of thumb in its playouts and the place alone as its reward.
-# More iterations alone did not place level 5 above level 4 with 3 to 5 players; these
-# two do, and with two players the selection rule loses to level 5's own variant
-# (docs/ai.md, "Level 5 for 3 to 5 players").
-LEVELS_FROM_3_PLAYERS: dict[int, dict[str, Any]] = {
-    5: {"playout": "policy+select", "reward": "place"},
+    5: {"algorithm": "ismcts", "iterations": 12_500, "playout": "policy", "reward": "place"},
 }
 # The levels as they were before issue 31, with the same play: fixed reference players
 # of the rating scale (service.ratings), so that the levels above and the ratings earned
@@ -98,14 +93,12 @@ def _int_in(name: str, value: object) -> int:
     return value
 
 
-def level_budget(level: object, players: int = 2) -> dict[str, Any]:
-    """The algorithm, iterations and variant of a strength level at a table of `players`
-    (LEVELS, with LEVELS_FROM_3_PLAYERS from 3 players); ValueError if it is not one."""
+def level_budget(level: object) -> dict[str, Any]:
+    """The algorithm, iterations and playouts of a strength level; ValueError if it is
+    not one."""
     if type(level) is not int or level not in LEVELS:
         raise ValueError(f"level must be an integer from {min(LEVELS)} to {max(LEVELS)},"
                          f" got {level!r}")
-    if players >= 3:
-        return LEVELS[level] | LEVELS_FROM_3_PLAYERS.get(level, {})
     return LEVELS[level]
 
 
@@ -155,10 +148,9 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
     search repeatable.  history, the game's moves from the start as logged
     ([{"seat": s, "move": m}, ...], hidden selections allowed), lets the determinizer use
     what the seat learnt beyond its current view (in Cup the Crab, what a discard of
-    this round proved about the discarder's hand; see docs/ai.md).  playout ("random";
-    "policy": the game's rules of thumb for its plays; "policy+select": for its secret
-    selections too) and reward ("win"; "rank": the table's order counts too; "place": the
-    order alone) choose the search's variant (docs/ai.md); a level sets them, and without
+    this round proved about the discarder's hand; see docs/ai.md).  playout ("random" or
+    "policy": the game's rules of thumb) and reward ("win"; "rank": the table's order
+    counts too; "place": the order alone) choose the search's variant (docs/ai.md); a level sets them, and without
     one the defaults, "random" and "win", are the search as it was before issue 31
     (REFERENCE_LEVELS).
     ValueError for a bad parameter or a seat that may not act, NotImplementedError for
@@ -170,7 +162,7 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
                 or playout is not None or reward is not None):
             raise ValueError("give exactly one of level, iterations and time_ms"
                              " (a level sets the algorithm and the variant too)")
-        budget = level_budget(level, state.players)
+        budget = level_budget(level)
         iterations, algorithm = budget["iterations"], budget["algorithm"]
         playout, reward = budget.get("playout"), budget.get("reward")
     algorithm = DEFAULT_ALGORITHM if algorithm is None else algorithm

@@ -38,9 +38,8 @@ cdef extern from "<pthread.h>" nogil:
     int pthread_join(pthread_t thread, void** retval)
 
 ALGORITHMS = ("ismcts", "flat")
-# Playouts: uniformly random moves, the game's rules of thumb for its plays
-# (vtable.policy_playout), or for its secret selections too (vtable.select_playout).
-PLAYOUTS = ("random", "policy", "policy+select")
+# Playouts: uniformly random moves, or the game's rules of thumb (vtable.policy_playout).
+PLAYOUTS = ("random", "policy")
 # Rewards backed up: the victory share (vtable.rewards), one that keeps the table's
 # order too (vtable.rank_rewards), or the place alone (vtable.place_rewards); with two
 # players all three are the same.
@@ -89,7 +88,7 @@ ctypedef struct Worker:
     const char* info
     int observer
     int algorithm
-    vt_playout_fn playout       # vt.playout, vt.policy_playout or vt.select_playout
+    vt_playout_fn playout       # vt.playout or vt.policy_playout
     vt_rewards_fn rewards       # vt.rewards, vt.rank_rewards or vt.place_rewards
     double c                    # exploration constant
     long budget                 # iterations to run (0: run until the deadline)
@@ -349,15 +348,6 @@ cdef void _check_position(const GameVTable* vt, bytes state, object info, bytes 
         raise ValueError(f"{vt.name.decode()} info is {vt.info_size} bytes, got {len(info_bytes)}")
 
 
-cdef vt_playout_fn _playout_of(const GameVTable* vt, str playout) noexcept:
-    """The vtable's playout of a name of PLAYOUTS (checked by _check_position)."""
-    if playout == "policy":
-        return vt.policy_playout
-    if playout == "policy+select":
-        return vt.select_playout
-    return vt.playout
-
-
 cdef vt_rewards_fn _rewards_of(const GameVTable* vt, str reward) noexcept:
     """The vtable's rewards of a name of REWARDS (checked by the caller)."""
     if reward == "rank":
@@ -413,7 +403,7 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
             w.info = NULL if info is None else <const char*>info_bytes
             w.observer = observer
             w.algorithm = alg
-            w.playout = _playout_of(vt, playout)
+            w.playout = vt.policy_playout if playout == "policy" else vt.playout
             w.rewards = _rewards_of(vt, reward)
             w.c = exploration
             w.budget = iterations // threads + (t < iterations % threads) if iterations else 0
@@ -488,7 +478,7 @@ def evaluate(object vtable, bytes state, int observer, info=None, *, long iterat
     _check_position(vt, state, info, info_bytes, playout)
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, got {iterations}")
-    play = _playout_of(vt, playout)
+    play = vt.policy_playout if playout == "policy" else vt.playout
     players = vt.players(root)
     work = <char*>malloc(vt.state_size)
     if work == NULL:
@@ -526,7 +516,7 @@ def margins(object vtable, bytes state, *, long iterations, str playout="policy"
     _check_position(vt, state, None, b"", playout)
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, got {iterations}")
-    play = _playout_of(vt, playout)
+    play = vt.policy_playout if playout == "policy" else vt.playout
     players = vt.players(root)
     work = <char*>malloc(vt.state_size)
     if work == NULL:

@@ -85,9 +85,6 @@ ctypedef struct GameVTable:
     # The share of the other seats this seat finished above, alone (no bonus for first
     # place); with two players the same as `rewards`.
     vt_rewards_fn place_rewards
-    # `policy_playout` with a rule of thumb for secret selections too (Cup the Crab); a
-    # game without one gives `policy_playout`.
-    vt_playout_fn select_playout
     vt_deal_fn deal
     vt_decider_fn decider
     vt_observation_size_fn observation_size

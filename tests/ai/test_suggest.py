@@ -190,17 +190,3 @@ def test_a_process_forked_after_a_threaded_search_can_search_with_threads():
 def _threaded_search(blob):
     state = core.from_bytes(blob)
     return core.ai.suggest(state, 0, iterations=500, threads=2)["move"]["type"]
-
-
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_level_5_plays_the_selection_rule_and_place_rewards_from_three_players_only(players):
-    state = core.new_game(GAME, players, seed=4)
-    budget = core.ai.level_budget(5, players)
-    assert budget == (core.ai.LEVELS[5] | core.ai.LEVELS_FROM_3_PLAYERS[5] if players >= 3
-                      else core.ai.LEVELS[5])
-    assert (budget["playout"], budget["reward"]) == (
-        ("policy+select", "place") if players >= 3 else ("policy", "rank"))
-    out = core.ai.suggest(state, 0, level=5, seed=1)
-    assert out == core.ai.suggest(state, 0, seed=1, **budget) | {
-        "simulations_per_second": out["simulations_per_second"], "seconds": out["seconds"],
-        "cpu_seconds": out["cpu_seconds"]}

@@ -1,20 +1,18 @@
-"""The search's variants (policy playouts with and without the selection rule, rank and
-place rewards) and the judge, core.ai.evaluate:
+"""The search's variants (policy playouts, rank and place rewards) and the judge,
+core.ai.evaluate:
 legal, repeatable, honest (twins get the same answers), strict about their parameters."""
 
 import pytest
 
 import core
 import core.ai
-from core import ismcts, registry
 from core.games.cvp import search as cvp_search
 from tests.ai.cvp_twins import view_twin
 from tests.ai.positions import GAME, hidden_twin, random_position
 from tests.ai.test_cvp_ai import history, positions
 
 VARIANTS = [{"playout": "policy"}, {"reward": "rank"}, {"playout": "policy", "reward": "rank"},
-            {"playout": "policy+select"}, {"reward": "place"},
-            {"playout": "policy+select", "reward": "place"}]
+            {"reward": "place"}, {"playout": "policy", "reward": "place"}]
 
 
 def _strip(out):
@@ -43,9 +41,8 @@ def test_cup_the_crab_twins_get_the_same_suggestion_with_every_variant(seed, var
 @pytest.mark.parametrize("players", [3, 4, 5])
 @pytest.mark.parametrize("seed", range(3))
 def test_cup_the_crab_twins_get_the_same_suggestion_at_a_game_s_first_selection(seed, players):
-    # The selection rule reads the stacks and the seat's own future cards only; at the
-    # first selection everything but the seat's own cards is unseen, which
-    # random_position rarely gives.
+    # Level 5 (place rewards) at the first selection, where everything but the seat's own
+    # cards is unseen, which random_position rarely gives.
     state = core.new_game(GAME, players, seed=600 + seed)
     seat = state.to_move[-1]
     twin = _cc_twin(state, seat, seed)
@@ -100,24 +97,11 @@ def test_the_policy_playouts_are_the_game_s_rules_of_thumb_not_its_random_ones(g
     assert _strip(a)["stats"] != _strip(b)["stats"]
 
 
-def test_the_selection_rule_changes_cup_the_crab_s_playouts_and_not_crabe_vs_poulpe_s():
-    # Crabe vs Poulpe has no secret selection: its "policy+select" is its "policy".
-    cup = core.new_game(GAME, 4, seed=5)
-    cvp = core.new_game("crabe-vs-poulpe", 2, seed=5)
-    for state, differs in ((cup, True), (cvp, False)):
-        seat = state.to_move[0]
-        a, b = (_strip(core.ai.suggest(state, seat, iterations=400, seed=2, playout=playout))
-                for playout in ("policy", "policy+select"))
-        assert (a["stats"] != b["stats"]) == differs
-
-
-def test_the_selection_rule_judges_the_same_position_differently_from_the_plain_policy():
-    state = core.new_game(GAME, 4, seed=6)
-    vt, raw = registry.vtable(GAME), core.ai._adapter(GAME).raw_state(state)
-    plain, select = (ismcts.evaluate(vt, raw, 0, None, iterations=2000, playout=p, seed=1)
-                     for p in ("policy", "policy+select"))
-    assert plain != select
-    assert sum(select) == pytest.approx(1)
+def test_crabe_vs_poulpe_has_two_players_so_its_place_reward_is_the_victory():
+    state = core.new_game("crabe-vs-poulpe", 2, seed=5)
+    seat = state.to_move[0]
+    assert _strip(core.ai.suggest(state, seat, iterations=400, seed=2, reward="place")) == (
+        _strip(core.ai.suggest(state, seat, iterations=400, seed=2)))
 
 
 def test_place_rewards_are_the_victory_with_two_players_and_not_with_four():
@@ -191,8 +175,8 @@ def test_the_same_seed_repeats_an_evaluation_and_another_seed_samples_again():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"playout": "greedy"}, "playout must be one of random, policy, policy\\+select"),
-    ({"playout": 7}, "playout must be one of random, policy, policy\\+select"),
+    ({"playout": "greedy"}, "playout must be one of random, policy"),
+    ({"playout": 7}, "playout must be one of random, policy"),
     ({"reward": "score"}, "reward must be one of win, rank, place"),
 ])
 def test_an_unknown_variant_is_refused_by_name(kwargs, message):

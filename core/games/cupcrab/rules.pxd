@@ -88,10 +88,6 @@ cdef int cc_random_playout(CCState* s, Rng* rng) noexcept nogil
 # or an Octopus claims the most valuable stack it can if it holds Cups, otherwise a Cup or
 # a Bottle is placed at random; selections stay random.
 cdef int cc_policy_playout(CCState* s, Rng* rng) noexcept nogil
-# The same with a rule of thumb for the selections too: a Crab or an Octopus is kept for
-# later when no stack it could claim is worth 8 points, and one is brought forward when
-# such a stack exists (see rules.pyx, _greedy_select).
-cdef int cc_select_playout(CCState* s, Rng* rng) noexcept nogil
 
 # The winners of a finished game by ruling C9 (most points, then most Cups): sets won[seat]
 # for each seat and returns how many share the victory.  For the AI's and learners' rewards.

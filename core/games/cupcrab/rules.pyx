@@ -344,7 +344,6 @@ _build_playout_tables()
 ctypedef struct PlayoutSeat:
     uint8_t hand[CC_HAND]                     # kinds in hand, NO_CARD once played
     uint8_t next                              # index in `later` of the next selection
-    uint8_t count                             # cards in `later`
     uint8_t later[CC_CARDS_PER_SEAT + SPREAD]   # future selections, 3 by 3 (room to spread)
 
 
@@ -427,7 +426,6 @@ cdef void _playout_seat(const Seat* player, PlayoutSeat* p, Rng* rng) noexcept n
     memcpy(p.hand, hand, CC_HAND)
     p.next = 0
     n = _spread(player.reserve, p.later)
-    p.count = n
     for i in range(0, n - CC_HAND, 2):  # partial Fisher-Yates (the last 3 need no draw),
         j = i + rng_below_pair(rng, n - i, n - i - 1, &second)    # two swaps a draw
         tmp = p.later[i]; p.later[i] = p.later[j]; p.later[j] = tmp
@@ -534,76 +532,21 @@ cdef inline void _greedy_turn(CCState* s, PlayoutTable* t, int seat, PlayoutSeat
         x -= POPCOUNT5[by_class[0]]
 
 
-# A Crab (Octopus) is worth selecting when an open (bottled) stack it could claim holds
-# this many points: the threshold of the selection rule of thumb measured in docs/ai.md.
-cdef enum:
-    SELECT_WORTH = 8
-
-
-cdef inline bint _claimer(int kind) noexcept nogil:
-    return kind == CC_CRAB or kind == CC_OCTOPUS
-
-
-cdef inline void _greedy_select(const CCState* s, PlayoutSeat* p) noexcept nogil:
-    """The selection rule of thumb: the next three cards of the seat's shuffled sequence,
-    but a Crab (Octopus) among them with no stack worth claiming for it is swapped for the
-    first later card that claims nothing, and if none of the three claims a stack worth
-    it, the first later card that does comes in for the first of them that claims nothing.
-    Only the order of the seat's own future selections changes: the cards are its own."""
-    cdef unsigned int by_class[3]
-    cdef unsigned int targets
-    cdef bint worth[CC_KINDS + 1]
-    cdef int i, j, kind, have = 0, first = p.next, end = p.count
-    cdef uint8_t tmp
-    _target_masks(s, by_class)
-    memset(worth, 0, sizeof(worth))
-    for i in range(1, 3):               # target classes 1 (open stacks) and 2 (bottled)
-        targets = by_class[i]
-        while targets:
-            if s.stacks[ctz(targets)].value >= SELECT_WORTH:
-                worth[CC_CRAB + i - 1] = 1
-            targets &= targets - 1
-    for i in range(first, first + CC_HAND):
-        kind = p.later[i]
-        if _claimer(kind) and not worth[kind]:
-            for j in range(first + CC_HAND, end):
-                if not _claimer(p.later[j]):
-                    tmp = p.later[i]; p.later[i] = p.later[j]; p.later[j] = tmp
-                    break
-        have |= worth[p.later[i]]
-    if not have:
-        for j in range(first + CC_HAND, end):
-            if worth[p.later[j]]:
-                for i in range(first, first + CC_HAND):
-                    if not _claimer(p.later[i]):
-                        tmp = p.later[i]; p.later[i] = p.later[j]; p.later[j] = tmp
-                        break
-                break
-    _take_next(p)
-
-
 cdef int cc_random_playout(CCState* s, Rng* rng) noexcept nogil:
     """Plays the random policy above to the end; returns the number of moves made.
 
     The state ends exactly as cc_apply_action would leave it after the same moves.
     """
-    return _playout_to_end(s, rng, False, False)
+    return _playout_to_end(s, rng, False)
 
 
 cdef int cc_policy_playout(CCState* s, Rng* rng) noexcept nogil:
     """Plays to the end with _greedy_turn's rules of thumb (selections stay random)."""
-    return _playout_to_end(s, rng, True, False)
+    return _playout_to_end(s, rng, True)
 
 
-cdef int cc_select_playout(CCState* s, Rng* rng) noexcept nogil:
-    """cc_policy_playout with the selection rule of thumb (_greedy_select) too."""
-    return _playout_to_end(s, rng, True, True)
-
-
-cdef inline int _playout_to_end(CCState* s, Rng* rng, bint greedy,
-                                bint select) noexcept nogil:
-    """The playout loop of the policies (inlined: `greedy` and `select` are constants in
-    each)."""
+cdef inline int _playout_to_end(CCState* s, Rng* rng, bint greedy) noexcept nogil:
+    """The playout loop of both policies (inlined: `greedy` is a constant in each)."""
     cdef PlayoutSeat seats[CC_MAX_PLAYERS]
     cdef PlayoutTable table
     cdef Rng local = rng[0]             # a local copy the compiler may keep in registers
@@ -617,10 +560,7 @@ cdef inline int _playout_to_end(CCState* s, Rng* rng, bint greedy,
         if s.phase == PHASE_SELECT:
             for seat in range(players):
                 if not s.seats[seat].selected:
-                    if select:
-                        _greedy_select(s, &seats[seat])
-                    else:
-                        _take_next(&seats[seat])
+                    _take_next(&seats[seat])
                     moves += 1
         seat = s.current
         for turn in range(s.plays, CC_HAND * players):

@@ -18,8 +18,8 @@ from core.games.cupcrab.rules cimport (CCState, CC_CUP_KINDS, CC_KINDS, CC_MAX_L
                                        CC_MAX_PLAYERS, CC_N_ACTIONS, CC_CARDS_PER_SEAT,
                                        PHASE_OVER, PHASE_PLAY, PHASE_SELECT, cc_apply_action,
                                        cc_deal, cc_determinize_within, cc_legal_actions,
-                                       cc_policy_playout, cc_random_playout,
-                                       cc_select_playout, cc_state_of, cc_winners)
+                                       cc_policy_playout, cc_random_playout, cc_state_of,
+                                       cc_winners)
 from core.games.cupcrab.observation cimport (CCMemory, cc_next_decider, cc_observation_size,
                                              ccm_record, ccm_reset, cc_write_observation)
 from core.vtable cimport GameVTable, VTABLE_CAPSULE
@@ -82,10 +82,6 @@ cdef void _rewards(const void* s, double* out) noexcept nogil:
 
 cdef void _policy_playout(void* s, Rng* rng) noexcept nogil:
     cc_policy_playout(<CCState*>s, rng)
-
-
-cdef void _select_playout(void* s, Rng* rng) noexcept nogil:
-    cc_select_playout(<CCState*>s, rng)
 
 
 cdef void _place_shares(const CCState* st, double* out) noexcept nogil:
@@ -168,7 +164,6 @@ VTABLE.determinize = _determinize
 VTABLE.playout = _playout
 VTABLE.policy_playout = _policy_playout
 VTABLE.rank_rewards = _rank_rewards
-VTABLE.select_playout = _select_playout
 VTABLE.place_rewards = _place_rewards
 VTABLE.deal = _deal
 VTABLE.decider = _decider

@@ -304,7 +304,6 @@ VTABLE.playout = _playout
 VTABLE.policy_playout = _policy_playout
 VTABLE.rank_rewards = _rewards       # two players: the winner's rank is the reward
 VTABLE.place_rewards = _rewards
-VTABLE.select_playout = _policy_playout     # no secret selection to choose by a rule
 VTABLE.deal = _deal_like
 VTABLE.decider = _decider
 VTABLE.observation_size = _observation_size

@@ -48,11 +48,9 @@ from service.players.ratings.model import ANCHORS, DEFAULT, Skill, rated
 LEVELS = (1, 2, 3, 4, 5)
 TABLES = core.PLAYERS  # each game's table sizes, as the registry gives them
 # Players of --against-references: "ref-N" is core.ai.REFERENCE_LEVELS[N], "level-N" is
-# core.ai's level N (at the table's size); only the levels that differ from their
-# reference at some table size are played.
+# core.ai.LEVELS[N]; only the levels that differ from their reference are played.
 CHANGED = tuple(level for level in LEVELS
-                if core.ai.LEVELS[level] != core.ai.REFERENCE_LEVELS[level]
-                or level in core.ai.LEVELS_FROM_3_PLAYERS)
+                if core.ai.LEVELS[level] != core.ai.REFERENCE_LEVELS[level])
 
 
 def schedule(game: str, rounds: int) -> list[tuple[str, tuple[int, ...], int]]:
@@ -181,9 +179,8 @@ def _seeded(game: str, tables: list[int], groups, turns: int, base: int
 
 def _reference_ranks(args: tuple[str, tuple[str, ...], int]) -> list[int]:
     game, seating, seed = args
-    # A level by its number, so that suggest() plays its variant for the table's size.
-    budgets = [core.ai.REFERENCE_LEVELS[int(who[4:])] if who.startswith("ref")
-               else int(who[6:]) for who in seating]
+    budgets = [(core.ai.REFERENCE_LEVELS if who.startswith("ref") else core.ai.LEVELS)
+               [int(who.split("-")[1])] for who in seating]
     result = ladder.played(game, budgets, seed).result()
     ranks = [0] * len(seating)
     for place in result["ranking"]:
