@@ -150,9 +150,9 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
     what the seat learnt beyond its current view (in Cup the Crab, what a discard of
     this round proved about the discarder's hand; see docs/ai.md).  playout ("random" or
     "policy": the game's rules of thumb) and reward ("win"; "rank": the table's order
-    counts too; "place": the order alone) choose the search's variant (docs/ai.md); a level sets them, and without
-    one the defaults, "random" and "win", are the search as it was before issue 31
-    (REFERENCE_LEVELS).
+    counts too; "place": the order alone) choose the search's variant (docs/ai.md); a
+    level sets them, and without one the defaults, "random" and "win", are the search as
+    it was before issue 31 (REFERENCE_LEVELS).
     ValueError for a bad parameter or a seat that may not act, NotImplementedError for
     a game without an AI.
     """
