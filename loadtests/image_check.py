@@ -490,9 +490,16 @@ def served_files(box: Box) -> str:
             raise CheckFailed(f"{path}: {status}")
     if (status := http_bytes(box.url + "/metrics")[0]) != 404:
         raise CheckFailed(f"/metrics on the API's port: {status}, not 404")
-    status, body = http_bytes(box.metrics_url)
-    if status != 200 or b"crab_http_requests_total" not in body:
-        raise CheckFailed(f"{box.metrics_url}: {status}")
+    # A worker adds its requests to the metrics in batches (FLUSH_SECONDS, 0.25 s later).
+    deadline = time.monotonic() + 5
+    while True:
+        status, body = http_bytes(box.metrics_url)
+        if status == 200 and b"crab_http_requests_total" in body:
+            break
+        if time.monotonic() > deadline:
+            raise CheckFailed(f"{box.metrics_url}: {status}, no crab_http_requests_total"
+                              " after 5 s")
+        time.sleep(0.1)
     return (f"{len(files)} files of service/web, /schema/openapi.json, Swagger UI;"
             " the metrics on their own port")
 
