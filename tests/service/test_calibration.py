@@ -2,6 +2,7 @@
 registry gives is played, and pools are kept apart only where the tables' fits disagree."""
 
 import itertools
+from collections import Counter
 
 import pytest
 
@@ -68,3 +69,18 @@ def test_play_again_without_a_file_to_replay_the_others_from_is_refused(capsys):
     with pytest.raises(SystemExit):
         calibrate.main(["--against-references", "--play-again", "5"])
     assert "--play-again needs --replay" in capsys.readouterr().err
+
+
+def test_the_changed_levels_sit_round_mixed_tables_in_both_directions():
+    """Turning the seats keeps who sits right after whom, which decides much at these
+    tables: every pair of changed levels is as often k seats after the other as before it."""
+    for game in ("cup-the-crab", "crabe-vs-poulpe"):
+        gaps: Counter = Counter()
+        for _, seating, _ in calibrate.reference_schedule(game):
+            seats = {who: i for i, who in enumerate(seating) if who.startswith("level-")}
+            for a, i in seats.items():
+                for b, j in seats.items():
+                    if a != b:
+                        gaps[a, b, len(seating), (j - i) % len(seating)] += 1
+        assert gaps and all(gaps[a, b, n, gap] == gaps[b, a, n, gap]
+                            for a, b, n, gap in gaps), game

@@ -148,20 +148,30 @@ def reference_schedule(game: str) -> list[tuple[str, tuple[str, ...], int]]:
     times, seats alternated; with 3 to 5, every set of references that fills the table,
     the level taking every seat once), then the changed levels among themselves (with 2
     players each pair 16 times; with 3, two or all three of them with references, and
-    with 4 and 5 all three of them with every set of references that fills the table)."""
+    with 4 and 5 all three of them with every set of references that fills the table, in
+    each order round the table and its reverse: both_ways)."""
     def against(players: int) -> list[tuple[str, ...]]:
         return [(f"level-{level}",) + tuple(f"ref-{r}" for r in refs) for level in CHANGED
                 for refs in itertools.combinations(LEVELS, players - 1)]
 
     def among(players: int) -> list[tuple[str, ...]]:
         sizes = (2,) if players == 2 else (2, 3) if players == 3 else (len(CHANGED),)
-        return [tuple(f"level-{n}" for n in news) + tuple(f"ref-{r}" for r in refs)
+        return [tuple(f"level-{n}" for n in order) + tuple(f"ref-{r}" for r in refs)
                 for k in sizes for news in itertools.combinations(CHANGED, k)
+                for order in both_ways(news, players)
                 for refs in itertools.combinations(LEVELS, players - k)]
 
     two, more = [n for n in TABLES[game] if n == 2], [n for n in TABLES[game] if n > 2]
     return (_seeded(game, two, against, 8, 50_000) + _seeded(game, more, against, 0, 50_000)
             + _seeded(game, two, among, 16, 70_000) + _seeded(game, more, among, 0, 70_000))
+
+
+def both_ways(levels: tuple[int, ...], players: int) -> list[tuple[int, ...]]:
+    """The changed levels' orders round a table of `players`: with 3 or more seats, each
+    order and its reverse, since turning the seats keeps who sits right after whom, and
+    that matters (measured: level 5 seated right after level 4 finished above it in 43.9%
+    of the pairs, right before it in 71.8%; docs/ai.md); with two seats the turns cover it."""
+    return [levels] if players == 2 else [levels, levels[::-1]]
 
 
 def _seeded(game: str, tables: list[int], groups, turns: int, base: int
