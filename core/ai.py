@@ -29,7 +29,8 @@ PLAYOUTS = ismcts.PLAYOUTS
 REWARDS = ismcts.REWARDS
 DEFAULT_ALGORITHM = "ismcts"
 DEFAULT_EXPLORATION = 0.7
-LIMITS = {"iterations": (1, 1_000_000), "time_ms": (1, 60_000), "threads": (1, 64)}
+LIMITS = {"iterations": (1, 1_000_000), "time_ms": (1, 60_000), "threads": (1, 64),
+          "max_moves": (1, 1_000_000_000)}
 # Strength levels, the one place that defines them: a level is an algorithm, a number of
 # simulations a decision (flat Monte Carlo below level 3) and the playouts, chosen so that
 # each level beats the one below in every rating pool (Cup the Crab with 2 and with 3 to 5
@@ -104,11 +105,13 @@ def level_budget(level: object) -> dict[str, Any]:
 
 def _check(state: Any, seat: object, iterations: object, time_ms: object, algorithm: object,
            exploration: object, seed: object, threads: object, playout: object = "random",
-           reward: object = "win") -> None:
+           reward: object = "win", max_moves: object = None) -> None:
     if (iterations is None) == (time_ms is None):
         raise ValueError("give exactly one of level, iterations and time_ms")
     if iterations is not None:
         _int_in("iterations", iterations)
+    if max_moves is not None:
+        _int_in("max_moves", max_moves)
     if time_ms is not None:
         low, high = LIMITS["time_ms"]
         if (type(time_ms) not in (int, float) or not math.isfinite(time_ms)
@@ -138,7 +141,7 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
             time_ms: float | None = None, algorithm: str | None = None,
             exploration: float = DEFAULT_EXPLORATION, seed: int = 0, threads: int = 1,
             history: list[dict[str, Any]] | None = None, playout: str | None = None,
-            reward: str | None = None) -> dict[str, Any]:
+            reward: str | None = None, max_moves: int | None = None) -> dict[str, Any]:
     """The move the AI suggests for `seat`, with its root statistics.
 
     Exactly one budget: a strength level (1 to 5, see LEVELS: it sets the algorithm, the
@@ -152,29 +155,32 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
     "policy": the game's rules of thumb) and reward ("win"; "rank": the table's order
     counts too; "place": the order alone) choose the search's variant (docs/ai.md); a
     level sets them, and without one the defaults, "random" and "win", are the search as
-    it was before issue 31 (REFERENCE_LEVELS).
+    it was before issue 31 (REFERENCE_LEVELS).  max_moves (1 to 1,000,000,000) also stops
+    the search once it has simulated that many moves in all, a repeatable cap on its
+    work where playouts are long (a game's first decisions); a level may set it.
     ValueError for a bad parameter or a seat that may not act, NotImplementedError for
     a game without an AI.
     """
     adapter = _adapter(getattr(state, "game", None))
     if level is not None:
         if (iterations is not None or time_ms is not None or algorithm is not None
-                or playout is not None or reward is not None):
+                or playout is not None or reward is not None or max_moves is not None):
             raise ValueError("give exactly one of level, iterations and time_ms"
                              " (a level sets the algorithm and the variant too)")
         budget = level_budget(level)
         iterations, algorithm = budget["iterations"], budget["algorithm"]
         playout, reward = budget.get("playout"), budget.get("reward")
+        max_moves = budget.get("max_moves")
     algorithm = DEFAULT_ALGORITHM if algorithm is None else algorithm
     playout = "random" if playout is None else playout
     reward = "win" if reward is None else reward
     _check(state, seat, iterations, time_ms, algorithm, exploration, seed, threads,
-           playout, reward)
+           playout, reward, max_moves)
     info = adapter.info(state, seat, history)
     legal = state.legal_actions(seat)
     if len(legal) == 1:
         return {"move": state.move_of(legal[0]), "action": legal[0], "algorithm": algorithm,
-                "iterations": 0, "stats": [{"move": state.move_of(legal[0]), "visits": 0,
+                "iterations": 0, "moves": 0, "stats": [{"move": state.move_of(legal[0]), "visits": 0,
                                             "win_rate": None}],
                 "simulations_per_second": 0.0, "seconds": 0.0, "cpu_seconds": 0.0,
                 "threads": threads}
@@ -182,13 +188,13 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
                         info, iterations=iterations or 0,
                         time_ms=time_ms or 0, algorithm=algorithm,
                         exploration=float(exploration), seed=seed, threads=threads,
-                        playout=playout, reward=reward)
+                        playout=playout, reward=reward, max_moves=max_moves or 0)
     order = sorted(range(len(out["actions"])),
                    key=lambda i: (-out["visits"][i], out["actions"][i]))
     seconds = out["seconds"]
     return {
         "move": state.move_of(out["best"]), "action": out["best"], "algorithm": algorithm,
-        "iterations": out["simulations"],
+        "iterations": out["simulations"], "moves": out["moves"],
         "stats": [{"move": state.move_of(out["actions"][i]), "visits": out["visits"][i],
                    "win_rate": out["rewards"][i] / out["visits"][i]} for i in order],
         "simulations_per_second": out["simulations"] / seconds if seconds > 0 else 0.0,

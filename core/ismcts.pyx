@@ -92,6 +92,8 @@ ctypedef struct Worker:
     vt_rewards_fn rewards       # vt.rewards, vt.rank_rewards or vt.place_rewards
     double c                    # exploration constant
     long budget                 # iterations to run (0: run until the deadline)
+    long max_moves              # stop once this many moves were simulated (0: no cap)
+    long moves                  # moves simulated so far: tree, hidden and playout moves
     double deadline             # CLOCK_MONOTONIC seconds (0: no deadline)
     Rng rng
     Node* nodes
@@ -133,6 +135,7 @@ cdef inline int _next_decision(Worker* w) noexcept nogil:
         if n == 0:                      # a game that breaks its vtable's promise
             return -1
         vt.apply_action(w.work, actor, w.legal[rng_below(&w.rng, n)])
+        w.moves += 1
 
 
 cdef int32_t _new_node(Worker* w, int32_t parent, int actor, int action) noexcept nogil:
@@ -208,14 +211,16 @@ cdef void _iterate_ismcts(Worker* w) noexcept nogil:
             child = _new_node(w, node, actor, action)
             if child >= 0:
                 vt.apply_action(w.work, actor, action)
+                w.moves += 1
                 depth += 1
                 w.path[depth] = child
             break
         vt.apply_action(w.work, actor, nodes[best].action)
+        w.moves += 1
         node = best
         depth += 1
         w.path[depth] = node
-    w.playout(w.work, &w.rng)
+    w.moves += w.playout(w.work, &w.rng)
     w.rewards(w.work, w.reward)
     nodes = w.nodes
     nodes[0].visits += 1
@@ -243,7 +248,7 @@ cdef void _iterate_flat(Worker* w) noexcept nogil:
         if w.flat_visits[action] < w.flat_visits[pick]:
             pick = action
     vt.apply_action(w.work, actor, pick)
-    w.playout(w.work, &w.rng)
+    w.moves += 1 + w.playout(w.work, &w.rng)
     w.rewards(w.work, w.reward)
     w.flat_visits[pick] += 1
     w.flat_reward[pick] += w.reward[actor]
@@ -291,6 +296,8 @@ cdef void _run_all(Worker* workers, int threads) noexcept nogil:
 cdef void _run_local(Worker* w) noexcept nogil:
     while True:
         if w.budget and w.done >= w.budget:
+            return
+        if w.max_moves and w.moves >= w.max_moves:
             return
         if (w.deadline > 0 and w.done and w.done % TIME_CHECK_EVERY == 0
                 and _now() >= w.deadline):
@@ -360,14 +367,18 @@ cdef vt_rewards_fn _rewards_of(const GameVTable* vt, str reward) noexcept:
 def search(object vtable, bytes state, int observer, info=None, *, long iterations=0,
            double time_ms=0, str algorithm="ismcts", double exploration=0.7,
            unsigned long long seed=0, int threads=1, str playout="random",
-           str reward="win") -> dict:
+           str reward="win", long max_moves=0) -> dict:
     """Searches the observer's move in `state` (the game's C state as bytes).
 
     Exactly one of iterations (in all, shared out among the threads) and time_ms (for
     every thread) is positive.  playout and reward pick the variant (PLAYOUTS, REWARDS);
-    the defaults are the search as it was first written.  Returns the root statistics
+    the defaults are the search as it was first written.  max_moves > 0 (shared out among
+    the threads as iterations are) also stops the search once it has simulated that many
+    moves (tree, hidden and playout moves): a measure of its work that, unlike a clock,
+    keeps the search repeatable, and bounds the cost of a decision whose playouts are
+    long (a game's first) where an iteration count alone does not.  Returns the root statistics
     summed over the threads: {"best", "actions", "visits", "rewards", "simulations",
-    "seconds", "cpu_seconds", "nodes", "threads"}, where rewards are sums of the
+    "moves", "seconds", "cpu_seconds", "nodes", "threads"}, where rewards are sums of the
     observer's rewards and "best" is the most visited move (ISMCTS) or the best mean
     (flat).  The caller checks that the observer may act.
     """
@@ -376,7 +387,7 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
     cdef Worker* w
     cdef Rng master
     cdef int t, alg, a, child
-    cdef long total = 0, nodes = 0
+    cdef long total = 0, nodes = 0, moves = 0
     cdef double started, elapsed, cpu = 0
     cdef bytes info_bytes = b"" if info is None else bytes(info)
     if algorithm not in ALGORITHMS:
@@ -389,6 +400,8 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
         raise ValueError("give exactly one of iterations and time_ms, positive")
     if threads < 1:
         raise ValueError(f"threads must be at least 1, got {threads}")
+    if max_moves < 0:
+        raise ValueError(f"max_moves must be 0 (no cap) or positive, got {max_moves}")
     if iterations and threads > iterations:
         threads = iterations            # no thread without an iteration to run
     workers = <Worker*>calloc(threads, sizeof(Worker))
@@ -407,6 +420,7 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
             w.rewards = _rewards_of(vt, reward)
             w.c = exploration
             w.budget = iterations // threads + (t < iterations % threads) if iterations else 0
+            w.max_moves = max(1, max_moves // threads) if max_moves else 0
             rng_seed(&w.rng, rng_next(&master))
             w.max_nodes = NODE_BUDGET // threads
             if _alloc(w, vt, min(w.budget + 2, w.max_nodes) if iterations and alg == ALG_ISMCTS
@@ -425,6 +439,7 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
         for t in range(threads):
             w = &workers[t]
             total += w.done
+            moves += w.moves
             nodes += w.n_nodes
             cpu += w.cpu_seconds
             if alg == ALG_FLAT:
@@ -451,7 +466,7 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
     return {
         "best": best, "actions": actions,
         "visits": [visits[a] for a in actions], "rewards": [rewards[a] for a in actions],
-        "simulations": total, "seconds": elapsed, "cpu_seconds": cpu, "nodes": nodes,
+        "simulations": total, "moves": moves, "seconds": elapsed, "cpu_seconds": cpu, "nodes": nodes,
         "threads": threads,
     }
 

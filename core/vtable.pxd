@@ -36,8 +36,9 @@ ctypedef bint (*vt_hidden_fn)(const void* s, int actor, int observer) noexcept n
 ctypedef void (*vt_determinize_fn)(const void* s, int observer, const void* info,
                                    Rng* rng, void* out) noexcept nogil
 # Moves to the end of the game: uniformly random (`playout`), or by the game's cheap rules
-# of thumb (`policy_playout`, which may be the random one where the game has none).
-ctypedef void (*vt_playout_fn)(void* s, Rng* rng) noexcept nogil
+# of thumb (`policy_playout`, which may be the random one where the game has none);
+# returns the number of moves played (the search's measure of its work: max_moves).
+ctypedef int (*vt_playout_fn)(void* s, Rng* rng) noexcept nogil
 
 # -- the batched vector (learning code) -----------------------------------------------
 

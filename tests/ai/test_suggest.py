@@ -140,6 +140,12 @@ BAD = [
     ({"level": 3, "iterations": 10}, "exactly one of level, iterations and time_ms"),
     ({"level": 3, "algorithm": "flat"}, "a level sets the algorithm and the variant too"),
     ({"level": 3, "playout": "random"}, "a level sets the algorithm and the variant too"),
+    ({"level": 5, "max_moves": 10}, "a level sets the algorithm and the variant too"),
+    ({"iterations": 10, "max_moves": 0}, "max_moves must be an integer from 1 to 1,000,000,000"),
+    ({"iterations": 10, "max_moves": -5}, "max_moves must be"),
+    ({"iterations": 10, "max_moves": 10**10}, "max_moves must be"),
+    ({"iterations": 10, "max_moves": 1e5}, "max_moves must be"),
+    ({"iterations": 10, "max_moves": True}, "max_moves must be"),
 ]
 
 
@@ -176,6 +182,37 @@ def test_iterations_are_shared_out_whatever_the_number_of_threads(iterations, th
                           threads=threads, seed=1)
     assert out["iterations"] == iterations and out["threads"] == min(iterations, threads)
     assert sum(row["visits"] for row in out["stats"]) == iterations
+
+
+@pytest.mark.parametrize("algorithm", ["ismcts", "flat"])
+@pytest.mark.parametrize("players", [2, 5])
+def test_max_moves_stops_the_search_once_it_has_simulated_that_many_moves(players, algorithm):
+    state = core.new_game(GAME, players, seed=3)
+    out = core.ai.suggest(state, 0, iterations=100_000, max_moves=20_000, seed=2,
+                          algorithm=algorithm)
+    # A whole game is at most 21 cards and 7 selections a seat: one iteration more than
+    # the cap needs is all it may run over.
+    assert 20_000 <= out["moves"] < 20_000 + 28 * players
+    assert out["iterations"] < 100_000
+    assert sum(row["visits"] for row in out["stats"]) == out["iterations"]
+    again = core.ai.suggest(state, 0, iterations=100_000, max_moves=20_000, seed=2,
+                            algorithm=algorithm)
+    assert (again["move"], again["stats"], again["moves"]) == (out["move"], out["stats"],
+                                                              out["moves"])
+
+
+def test_max_moves_is_shared_out_among_the_threads():
+    state = core.new_game(GAME, 3, seed=3)
+    one = core.ai.suggest(state, 0, iterations=100_000, max_moves=30_000, seed=2)
+    two = core.ai.suggest(state, 0, iterations=100_000, max_moves=30_000, seed=2, threads=2)
+    assert 30_000 <= two["moves"] < 30_000 + 2 * 28 * 3 and two["threads"] == 2
+    assert abs(two["iterations"] - one["iterations"]) < 0.1 * one["iterations"]
+
+
+def test_the_iterations_stop_a_search_before_max_moves_does_when_they_come_first():
+    state = core.new_game(GAME, 2, seed=3)
+    out = core.ai.suggest(state, 0, iterations=50, max_moves=1_000_000, seed=2)
+    assert out["iterations"] == 50 and 0 < out["moves"] < 1_000_000
 
 
 def test_a_process_forked_after_a_threaded_search_can_search_with_threads():

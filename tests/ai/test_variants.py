@@ -12,7 +12,9 @@ from tests.ai.positions import GAME, hidden_twin, random_position
 from tests.ai.test_cvp_ai import history, positions
 
 VARIANTS = [{"playout": "policy"}, {"reward": "rank"}, {"playout": "policy", "reward": "rank"},
-            {"reward": "place"}, {"playout": "policy", "reward": "place"}]
+            {"reward": "place"}, {"playout": "policy", "reward": "place"},
+            # a cap on the moves simulated that stops the search before its iterations
+            {"playout": "policy", "reward": "place", "max_moves": 4_000}]
 
 
 def _strip(out):
@@ -121,7 +123,8 @@ def test_every_variant_reports_only_the_seat_s_own_legal_moves(players, variant)
     out = core.ai.suggest(state, 0, iterations=600, seed=1, **variant)
     assert out["move"] in state.legal_moves(0)
     assert all(row["move"] in state.legal_moves(0) for row in out["stats"])
-    assert sum(row["visits"] for row in out["stats"]) == 600
+    assert sum(row["visits"] for row in out["stats"]) == out["iterations"]
+    assert out["iterations"] == 600 or out["moves"] >= variant["max_moves"]
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -68,8 +68,8 @@ cdef void _determinize(const void* s, int observer, const void* info, Rng* rng,
                           <CCState*>out)
 
 
-cdef void _playout(void* s, Rng* rng) noexcept nogil:
-    cc_random_playout(<CCState*>s, rng)
+cdef int _playout(void* s, Rng* rng) noexcept nogil:
+    return cc_random_playout(<CCState*>s, rng)
 
 
 cdef void _rewards(const void* s, double* out) noexcept nogil:
@@ -80,8 +80,8 @@ cdef void _rewards(const void* s, double* out) noexcept nogil:
         out[seat] = 1.0 / winners if won[seat] else 0.0
 
 
-cdef void _policy_playout(void* s, Rng* rng) noexcept nogil:
-    cc_policy_playout(<CCState*>s, rng)
+cdef int _policy_playout(void* s, Rng* rng) noexcept nogil:
+    return cc_policy_playout(<CCState*>s, rng)
 
 
 cdef void _place_shares(const CCState* st, double* out) noexcept nogil:

@@ -238,12 +238,12 @@ cdef void _determinize(const void* s, int observer, const void* info, Rng* rng,
                           <CvpState*>out)
 
 
-cdef void _playout(void* s, Rng* rng) noexcept nogil:
-    cvp_random_playout(<CvpState*>s, rng)
+cdef int _playout(void* s, Rng* rng) noexcept nogil:
+    return cvp_random_playout(<CvpState*>s, rng)
 
 
-cdef void _policy_playout(void* s, Rng* rng) noexcept nogil:
-    cvp_policy_playout(<CvpState*>s, rng)
+cdef int _policy_playout(void* s, Rng* rng) noexcept nogil:
+    return cvp_policy_playout(<CvpState*>s, rng)
 
 
 cdef void _rewards(const void* s, double* out) noexcept nogil:
