@@ -69,6 +69,13 @@ def test_every_pool_of_every_game_has_all_five_levels_calibrated():
     assert covered == {(game, count) for game in core.GAMES for count in core.PLAYERS[game]}
 
 
+def test_every_pool_s_levels_climb_by_at_least_two_mu_a_level():
+    # Issue 31: each level stronger than the one below in every pool, on the shared scale.
+    for name in ratings.pool_names(list(core.GAMES)):
+        mus = [ratings.anchor(name, level).mu for level in range(1, 6)]
+        assert all(high - low >= 2 for low, high in zip(mus, mus[1:])), (name, mus)
+
+
 def test_a_record_is_rated_only_when_asked_and_every_seat_is_a_player():
     document = {"game": "cup-the-crab", "players": 2, "rated": True,
                 "seats": [{"player": "p_a"}, {"player": None}],
