@@ -126,15 +126,15 @@ cdef inline double _thread_cpu() noexcept nogil:
 cdef inline int _next_decision(Worker* w) noexcept nogil:
     """Plays the observer's unseen moves at random; the next seat to decide, or -1."""
     cdef const GameVTable* vt = w.vt
-    cdef int actor, n
+    cdef int actor, action
     while True:
         actor = vt.actor(w.work, w.observer)
         if actor < 0 or not vt.hidden(w.work, actor, w.observer):
             return actor
-        n = vt.legal_actions(w.work, actor, w.legal)
-        if n == 0:                      # a game that breaks its vtable's promise
+        action = vt.random_legal(w.work, actor, &w.rng)
+        if action < 0:                  # a game that breaks its vtable's promise
             return -1
-        vt.apply_action(w.work, actor, w.legal[rng_below(&w.rng, n)])
+        vt.apply_action(w.work, actor, action)
         w.moves += 1
 
 

@@ -30,6 +30,11 @@ ctypedef int (*vt_actor_fn)(const void* s, int observer) noexcept nogil
 # True when `observer` cannot see what `actor` does next (e.g. a secret selection): the
 # search then draws that move uniformly at random and adds no tree edge for it.
 ctypedef bint (*vt_hidden_fn)(const void* s, int actor, int observer) noexcept nogil
+# One of `seat`'s legal actions drawn uniformly, exactly as legal_actions into a buffer
+# and then buffer[rng_below(rng, n)] would draw it, draw for draw (so play does not depend
+# on which of the two a reader uses), or -1 if there is none: the search's hidden moves,
+# which a game may draw without listing them all.
+ctypedef int (*vt_random_legal_fn)(const void* s, int seat, Rng* rng) noexcept nogil
 # A complete state consistent with what `observer` knows, hidden cards re-dealt with rng;
 # `info` is the game's extra knowledge of the observer that the state does not hold
 # (`info_size` bytes, or NULL for none).  It must read nothing else that is hidden.
@@ -77,6 +82,7 @@ ctypedef struct GameVTable:
     vt_players_fn players
     vt_actor_fn actor
     vt_hidden_fn hidden
+    vt_random_legal_fn random_legal
     vt_determinize_fn determinize
     vt_playout_fn playout
     vt_playout_fn policy_playout

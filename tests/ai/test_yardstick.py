@@ -60,3 +60,27 @@ def test_level_5_plays_exactly_as_before_the_search_gained_variants(game, positi
                                 playout="random", reward="win")):
         assert out["action"] == action
         assert tuple(row["visits"] for row in out["stats"][:3]) == visits
+
+
+# (players, deal seed, search seed, action played, visits of the top moves) at a game's
+# first selection, where the search draws every other seat's secret selection, recorded
+# at 2885ef6 (before those draws counted the allowed triples instead of listing them).
+FIRST_SELECTIONS = [
+    (2, 800, 0, 176, (268, 247, 229)),
+    (2, 801, 1, 67, (173, 173, 171)),
+    (3, 800, 0, 118, (320, 256, 240)),
+    (3, 801, 1, 111, (240, 176, 173)),
+    (4, 800, 0, 257, (148, 115, 115)),
+    (4, 801, 1, 203, (161, 159, 159)),
+    (5, 800, 0, 267, (252, 222, 203)),
+    (5, 801, 1, 212, (188, 151, 149)),
+]
+
+
+@pytest.mark.parametrize("players, deal, seed, action, visits", FIRST_SELECTIONS)
+def test_level_5_plays_exactly_as_before_where_it_draws_the_others_secret_selections(
+        players, deal, seed, action, visits):
+    state = core.new_game("cup-the-crab", players, seed=deal)
+    out = core.ai.suggest(state, state.to_move[-1], seed=seed, **core.ai.REFERENCE_LEVELS[5])
+    assert out["action"] == action
+    assert tuple(row["visits"] for row in out["stats"][:3]) == visits

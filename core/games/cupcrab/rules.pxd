@@ -77,6 +77,7 @@ cdef void cc_deal(CCState* s, int players, int first_player, Rng* rng) noexcept 
 cdef int cc_current_seat(const CCState* s) noexcept nogil
 cdef bint cc_may_act(const CCState* s, int seat) noexcept nogil
 cdef int cc_legal_actions(const CCState* s, int seat, uint16_t* out) noexcept nogil
+cdef int cc_random_legal(const CCState* s, int seat, Rng* rng) noexcept nogil
 cdef bint cc_is_legal(const CCState* s, int seat, int action) noexcept nogil
 cdef void cc_apply_action(CCState* s, int seat, int action) noexcept nogil
 # Random moves to the end; returns the moves made.  The random policy: a selection is 3 of

@@ -64,6 +64,7 @@ _build_tables()
 cdef uint8_t TRIPLE[CC_TRIPLES][3]
 cdef uint8_t TRIPLE_NEED_KIND[CC_TRIPLES][3]
 cdef uint8_t TRIPLE_NEED_COUNT[CC_TRIPLES][3]
+cdef uint16_t TRIPLE_INDEX[CC_KINDS][CC_KINDS][CC_KINDS]   # sorted kinds -> t
 
 
 cdef void _build_triples() noexcept:
@@ -72,6 +73,7 @@ cdef void _build_triples() noexcept:
         for j in range(i, CC_KINDS):
             for k in range(j, CC_KINDS):
                 TRIPLE[t][0] = i; TRIPLE[t][1] = j; TRIPLE[t][2] = k
+                TRIPLE_INDEX[i][j][k] = t
                 for d in range(3):
                     TRIPLE_NEED_KIND[t][d] = TRIPLE[t][d]
                     TRIPLE_NEED_COUNT[t][d] = 0
@@ -206,6 +208,77 @@ cdef int cc_legal_actions(const CCState* s, int seat, uint16_t* out) noexcept no
             n += 1
             kinds &= kinds - 1
     return n
+
+
+cdef int cc_random_legal(const CCState* s, int seat, Rng* rng) noexcept nogil:
+    """One of seat's legal actions, uniformly: the same draw as cc_legal_actions and then
+    out[rng_below(rng, n)].  A selection is found by counting, not listing, the triples
+    the reserve allows (the search draws every hidden selection this way)."""
+    cdef uint16_t legal[CC_MAX_LEGAL]
+    cdef int n
+    if s.phase == PHASE_SELECT and cc_may_act(s, seat):
+        return _random_triple(s.seats[seat].reserve, rng)
+    n = cc_legal_actions(s, seat, legal)
+    return legal[rng_below(rng, n)] if n else -1
+
+
+cdef int _random_triple(const uint8_t* cards, Rng* rng) noexcept nogil:
+    """The select action of the k-th allowed triple in increasing order, k uniform: the
+    triples (i <= j <= k) are counted by their first two kinds, then unranked.
+
+    after[x] counts the kinds above x in the reserve (a third card of any of them fits
+    after a pair (i, j) with j < x); pair[j] the triples (., j, k) with i < j, that is a
+    second j if there are two, then any kind above j; from[x] sums pair[j] for j >= x.
+    Triples starting with i: (i, i, .) if two i (a third i, then any kind above i), then
+    (i, j, .) for every held j > i: two[i] * (three[i] + after[i]) + from[i + 1]."""
+    cdef int after[CC_KINDS + 1]
+    cdef int pair[CC_KINDS]
+    cdef int frm[CC_KINDS + 1]
+    cdef int x, i, j, k, total = 0, block
+    after[CC_KINDS] = 0
+    frm[CC_KINDS] = 0
+    for x in range(CC_KINDS - 1, -1, -1):
+        after[x] = after[x + 1] + (x + 1 < CC_KINDS and cards[x + 1] > 0)
+        pair[x] = ((cards[x] >= 2) + after[x]) if cards[x] else 0
+        frm[x] = frm[x + 1] + pair[x]
+    for i in range(CC_KINDS):
+        if cards[i]:
+            total += (cards[i] >= 2) * ((cards[i] >= 3) + after[i]) + frm[i + 1]
+    if total == 0:
+        return -1
+    k = rng_below(rng, total)
+    for i in range(CC_KINDS):
+        if not cards[i]:
+            continue
+        block = (cards[i] >= 2) * ((cards[i] >= 3) + after[i]) + frm[i + 1]
+        if k >= block:
+            k -= block
+            continue
+        if cards[i] >= 2:                   # (i, i, .): a third i, then the kinds above i
+            block = (cards[i] >= 3) + after[i]
+            if k < block:
+                return CC_SELECT_BASE + TRIPLE_INDEX[i][i][_kth_kind(cards, i, cards[i] >= 3, k)]
+            k -= block
+        for j in range(i + 1, CC_KINDS):
+            if k < pair[j]:                 # (i, j, .): a second j, then the kinds above j
+                return CC_SELECT_BASE + TRIPLE_INDEX[i][j][_kth_kind(cards, j, cards[j] >= 2, k)]
+            k -= pair[j]
+    return -1
+
+
+cdef inline int _kth_kind(const uint8_t* cards, int x, bint again, int k) noexcept nogil:
+    """The k-th of: x itself if `again`, then the held kinds above x, in that order."""
+    cdef int y
+    if again:
+        if k == 0:
+            return x
+        k -= 1
+    for y in range(x + 1, CC_KINDS):
+        if cards[y]:
+            if k == 0:
+                return y
+            k -= 1
+    return x        # not reached: k is below the count
 
 
 cdef bint cc_is_legal(const CCState* s, int seat, int action) noexcept nogil:

@@ -18,6 +18,7 @@ from core.games.cupcrab.rules cimport (CCState, CC_CUP_KINDS, CC_KINDS, CC_MAX_L
                                        CC_MAX_PLAYERS, CC_N_ACTIONS, CC_CARDS_PER_SEAT,
                                        PHASE_OVER, PHASE_PLAY, PHASE_SELECT, cc_apply_action,
                                        cc_deal, cc_determinize_within, cc_legal_actions,
+                                       cc_random_legal,
                                        cc_policy_playout, cc_random_playout, cc_state_of,
                                        cc_winners)
 from core.games.cupcrab.observation cimport (CCMemory, cc_next_decider, cc_observation_size,
@@ -56,6 +57,10 @@ cdef bint _hidden(const void* s, int actor, int observer) noexcept nogil:
 
 cdef int _legal(const void* s, int seat, uint16_t* out) noexcept nogil:
     return cc_legal_actions(<const CCState*>s, seat, out)
+
+
+cdef int _random_legal(const void* s, int seat, Rng* rng) noexcept nogil:
+    return cc_random_legal(<const CCState*>s, seat, rng)
 
 
 cdef void _apply(void* s, int seat, int action) noexcept nogil:
@@ -160,6 +165,7 @@ VTABLE.rewards = _rewards
 VTABLE.players = _players
 VTABLE.actor = _actor
 VTABLE.hidden = _hidden
+VTABLE.random_legal = _random_legal
 VTABLE.determinize = _determinize
 VTABLE.playout = _playout
 VTABLE.policy_playout = _policy_playout

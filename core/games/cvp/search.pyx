@@ -228,6 +228,13 @@ cdef int _legal(const void* s, int seat, uint16_t* out) noexcept nogil:
     return cvp_legal_actions(<const CvpState*>s, seat, out)
 
 
+cdef int _random_legal(const void* s, int seat, Rng* rng) noexcept nogil:
+    """Listing and drawing: the hidden moves here (face-down discards, Search picks) are few."""
+    cdef uint16_t legal[CVP_MAX_LEGAL]
+    cdef int n = cvp_legal_actions(<const CvpState*>s, seat, legal)
+    return legal[rng_below(rng, n)] if n else -1
+
+
 cdef void _apply(void* s, int seat, int action) noexcept nogil:
     cvp_apply_action(<CvpState*>s, seat, action)
 
@@ -299,6 +306,7 @@ VTABLE.rewards = _rewards
 VTABLE.players = _players
 VTABLE.actor = _actor
 VTABLE.hidden = _hidden
+VTABLE.random_legal = _random_legal
 VTABLE.determinize = _determinize
 VTABLE.playout = _playout
 VTABLE.policy_playout = _policy_playout
