@@ -32,6 +32,8 @@ def test_every_game_determinizes_through_one_call_keeping_the_seats_view(game, p
                 sample = core.ai.determinize(state, seat, seed=seed, **kwargs)
                 assert sample.view(seat) == state.view(seat)
                 assert sample.legal_moves(seat) == state.legal_moves(seat)
+                # in the same order: the search lists the root's moves once on this promise
+                assert sample.legal_actions(seat) == state.legal_actions(seat)
                 core.from_snapshot(sample.snapshot())  # every card accounted for
                 again = core.ai.determinize(state, seat, seed=seed, **kwargs)
                 assert again.snapshot() == sample.snapshot()
