@@ -174,7 +174,7 @@ cdef int32_t _root_step(Worker* w, int actor, bint* expanded) noexcept nogil:
     determinization (its information set fixes them), so they are listed by the first
     iteration and kept, each beside its child.  With a selection of Cup the Crab's at
     the root (up to 286 moves) the listing and the walk over the children's list were
-    about a third of a first decision's instructions.  Returns the child taken (applied to
+    about a quarter of a first decision's instructions.  Returns the child taken (applied to
     w.work; expanded: new) or -1, as the general step would."""
     cdef const GameVTable* vt = w.vt
     cdef Node* nodes = w.nodes
