@@ -84,3 +84,39 @@ def test_level_5_plays_exactly_as_before_where_it_draws_the_others_secret_select
     out = core.ai.suggest(state, state.to_move[-1], seed=seed, **core.ai.REFERENCE_LEVELS[5])
     assert out["action"] == action
     assert tuple(row["visits"] for row in out["stats"][:3]) == visits
+
+
+# Today's level 5 (core.ai.LEVELS: policy playouts, place rewards) is what the speed work
+# must not change either: (kind, deal or position seed, players, search seed, action,
+# visits of the top moves), recorded at 551949a, before the root's moves were listed once
+# (ccbb4f3) and before the Cup the Crab rule of thumb was rewritten for speed.
+LEVEL_5 = [
+    ('cc-first', 900, 2, 0, 190, (228, 220, 209)),
+    ('cc-first', 901, 2, 1, 160, (266, 213, 212)),
+    ('cc', 602, 2, 2, 345, (1842, 1201, 1077)),
+    ('cc-first', 900, 3, 0, 78, (187, 163, 163)),
+    ('cc-first', 901, 3, 1, 123, (126, 120, 117)),
+    ('cc', 603, 3, 3, 14, (9172, 3328)),
+    ('cc-first', 900, 4, 0, 216, (172, 150, 149)),
+    ('cc-first', 901, 4, 1, 95, (180, 159, 152)),
+    ('cc', 604, 4, 4, 29, (9185, 2775, 540)),
+    ('cc-first', 900, 5, 0, 295, (145, 132, 129)),
+    ('cc-first', 901, 5, 1, 69, (223, 212, 209)),
+    ('cc', 605, 5, 5, 350, (705, 601, 592)),
+    ('cvp', 710, 2, 710, 19, (12235, 265)),
+    ('cvp', 711, 2, 711, 27, (7713, 2424, 1371)),
+]
+
+
+@pytest.mark.parametrize("kind, position, players, seed, action, visits", LEVEL_5)
+def test_todays_level_5_plays_as_recorded_while_the_search_is_made_faster(
+        kind, position, players, seed, action, visits):
+    if kind == "cc-first":
+        state = core.new_game("cup-the-crab", players, seed=position)
+        seat = state.to_move[-1]
+    else:
+        state = (random_position(position, players) if kind == "cc" else cvp_position(position))
+        seat = state.to_move[0]
+    out = core.ai.suggest(state, seat, seed=seed, level=5)
+    assert out["action"] == action
+    assert tuple(row["visits"] for row in out["stats"][:3]) == visits
