@@ -395,6 +395,8 @@ cdef enum:
 # A hand slot's targets are (word >> TARGET_SHIFT[kind]) & 31, where word packs the
 # target masks of _target_masks 8 bits apart: an empty slot reads the word's zero top byte.
 cdef uint8_t TARGET_SHIFT[CC_KINDS + 1]
+cdef uint8_t PLACES[CC_KINDS + 1]           # 1 for a Cup or a Bottle (empty slot: 0)
+cdef uint8_t CLAIMS[CC_KINDS + 1]           # the claimer's TARGET_CLASS, else 3 (no target)
 cdef uint8_t NTH_BIT5[32][5]            # the index of the x-th set bit of a 5-bit mask
 
 
@@ -403,6 +405,11 @@ cdef void _build_playout_tables() noexcept:
     for bit in range(CC_KINDS):
         TARGET_SHIFT[bit] = 8 * TARGET_CLASS[bit]
     TARGET_SHIFT[NO_CARD] = 24
+    for bit in range(CC_KINDS):
+        PLACES[bit] = TARGET_CLASS[bit] == 0
+        CLAIMS[bit] = TARGET_CLASS[bit] if TARGET_CLASS[bit] else 3
+    PLACES[NO_CARD] = 0
+    CLAIMS[NO_CARD] = 3
     for mask in range(32):
         x = 0
         for bit in range(5):
@@ -564,45 +571,49 @@ cdef inline void _greedy_turn(CCState* s, PlayoutTable* t, int seat, PlayoutSeat
     """Rules of thumb: a Crab or an Octopus of the hand claims the most valuable stack it
     can take if that stack holds Cups; otherwise a Cup or a Bottle goes to a uniform legal
     target (Crabs and Octopuses wait for a stack worth claiming); failing both, the
-    random turn (a claim of a worthless stack, or a discard)."""
-    cdef unsigned int by_class[3]
+    random turn (a claim of a worthless stack, or a discard).
+
+    Written for few branches (the playouts' hot loop): every hand slot reads its claim
+    targets from one table (none for a Cup, a Bottle or an empty slot), and every Cup or
+    Bottle shares the same place targets, so the uniform (card, target) pair is found by
+    arithmetic; the pair drawn is the one a walk over the slots in order would draw."""
+    cdef unsigned int by_class[4]
     cdef unsigned int targets
-    cdef uint32_t places, x
-    cdef int i, kind, slot, target, best_i = -1, best_slot = 0, best_value = 0
+    cdef uint32_t per_card, x
+    cdef int i, kind, slot, value, placers = 0, best_i = -1, best_slot = 0, best_value = 0
+    cdef int placer[CC_HAND]
     _target_masks(s, by_class)
-    places = 0
+    by_class[3] = 0
     for i in range(CC_HAND):
         kind = p.hand[i]
-        if kind == NO_CARD:
-            continue
-        if TARGET_CLASS[kind] == 0:
-            places += POPCOUNT5[by_class[0]]
-            continue
-        targets = by_class[TARGET_CLASS[kind]]
+        placer[placers] = i
+        placers += PLACES[kind]
+        targets = by_class[CLAIMS[kind]]
         while targets:
             slot = ctz(targets)
             targets &= targets - 1
-            if s.stacks[slot].value > best_value:
-                best_value, best_i, best_slot = s.stacks[slot].value, i, slot
+            value = s.stacks[slot].value
+            if value > best_value:
+                best_value, best_i, best_slot = value, i, slot
     if best_i >= 0:
         kind = p.hand[best_i]
         p.hand[best_i] = NO_CARD
         _lay(s, t, seat, best_slot, kind)
         return
-    if places == 0:
+    per_card = POPCOUNT5[by_class[0]]
+    if per_card * placers == 0:
         _random_turn(s, t, seat, p, rng)
         return
-    x = rng_below(rng, places)
-    for i in range(CC_HAND):
-        kind = p.hand[i]
-        if kind == NO_CARD or TARGET_CLASS[kind] != 0:
-            continue
-        if x < POPCOUNT5[by_class[0]]:
-            p.hand[i] = NO_CARD
-            target = NTH_BIT5[by_class[0]][x]
-            _lay(s, t, seat, _free_slot(s) if target == CC_NEW_STACK else target, kind)
-            return
-        x -= POPCOUNT5[by_class[0]]
+    x = rng_below(rng, per_card * placers)
+    i = 0
+    while x >= per_card:
+        x -= per_card
+        i += 1
+    i = placer[i]
+    kind = p.hand[i]
+    p.hand[i] = NO_CARD
+    slot = NTH_BIT5[by_class[0]][x]
+    _lay(s, t, seat, _free_slot(s) if slot == CC_NEW_STACK else slot, kind)
 
 
 cdef int cc_random_playout(CCState* s, Rng* rng) noexcept nogil:
