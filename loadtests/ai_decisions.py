@@ -1,0 +1,74 @@
+"""What a level-5 decision costs in CPU: a game's first decision, the dearest of a game
+(in Cup the Crab the round-1 selection, whose playouts run the whole game), and every
+decision of whole games (docs/ai.md "Strength levels" and "A cap on the work";
+docs/benchmarks.md).
+
+    python loadtests/ai_decisions.py                   # first decisions, 5 deals a table
+    python loadtests/ai_decisions.py --whole-games 2   # and 2 whole games a table, level 5 everywhere
+
+Each figure is the search's own thread CPU time (`cpu_seconds`), one search at a time on
+one thread, so the machine's load distorts it less than wall time (a noisy VM still
+moves it by a fifth: compare two builds in one run, alternately). To compare two builds of
+the core, run this file from each checkout with PYTHONPATH set to it, in turns.
+"""
+
+import argparse
+import statistics
+import sys
+
+import core
+import core.ai
+
+TABLES = (("cup-the-crab", 2), ("cup-the-crab", 3), ("cup-the-crab", 4), ("cup-the-crab", 5),
+          ("crabe-vs-poulpe", 2))
+BUDGETS = {"level 5": {"level": 5}, "reference level 5": core.ai.REFERENCE_LEVELS[5]}
+
+
+def first_decisions(game: str, players: int, budget: dict, deals: int) -> list[float]:
+    """Milliseconds of the first decision of `deals` seeded games."""
+    spent = []
+    for seed in range(deals):
+        state = core.new_game(game, players, seed=seed)
+        out = core.ai.suggest(state, state.to_move[0], seed=seed, **budget)
+        spent.append(out["cpu_seconds"] * 1000)
+    return spent
+
+
+def whole_games(game: str, players: int, budget: dict, games: int) -> list[float]:
+    """Milliseconds of every searched decision of `games` games with `budget` at every seat."""
+    spent = []
+    for seed in range(games):
+        state, k = core.new_game(game, players, seed=100 + seed), 0
+        while not state.is_over:
+            out = core.ai.suggest(state, state.to_move[0], seed=k, **budget)
+            if out["iterations"]:
+                spent.append(out["cpu_seconds"] * 1000)
+            state.apply(state.to_move[0], out["move"])
+            k += 1
+    return spent
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=5, help="first decisions a table (5)")
+    parser.add_argument("--whole-games", type=int, default=0,
+                        help="whole games a table, level 5 at every seat (0: none)")
+    args = parser.parse_args(argv)
+    print("| table | budget | first decision: median | most | whole games: mean | dearest |")
+    print("|---|---|---|---|---|---|")
+    for game, players in TABLES:
+        for name, budget in BUDGETS.items():
+            sys.stderr.write(f"\r{game} {players}p, {name}...".ljust(60))
+            first = first_decisions(game, players, budget, args.deals)
+            whole = (whole_games(game, players, budget, args.whole_games)
+                     if args.whole_games and name == "level 5" else [])
+            later = (f"{statistics.mean(whole):.1f} ms | {max(whole):.1f} ms" if whole
+                     else "- | -")
+            sys.stderr.write("\r" + " " * 60 + "\r")   # the progress line gives way to the row
+            print(f"| {game} {players}p | {name} | {statistics.median(first):.1f} ms "
+                  f"| {max(first):.1f} ms | {later} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
