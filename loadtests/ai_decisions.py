@@ -5,6 +5,7 @@ docs/benchmarks.md).
 
     python loadtests/ai_decisions.py                   # first decisions, 5 deals a table
     python loadtests/ai_decisions.py --whole-games 2   # and 2 whole games a table, level 5 everywhere
+    python loadtests/ai_decisions.py --whole-games 2 --budget iterations=12500,playout=policy,reward=place,max_moves=500000
 
 Each figure is the search's own thread CPU time (`cpu_seconds`), one search at a time on
 one thread, so the machine's load distorts it less than wall time (a noisy VM still
@@ -18,6 +19,7 @@ import sys
 
 import core
 import core.ai
+from core.tools.versus import parse_player
 
 TABLES = (("cup-the-crab", 2), ("cup-the-crab", 3), ("cup-the-crab", 4), ("cup-the-crab", 5),
           ("crabe-vs-poulpe", 2))
@@ -53,15 +55,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=5, help="first decisions a table (5)")
     parser.add_argument("--whole-games", type=int, default=0,
                         help="whole games a table, level 5 at every seat (0: none)")
+    parser.add_argument("--budget", type=parse_player, default=None,
+                        help="measure this budget instead of level 5 (suggest's keywords, "
+                             "e.g. iterations=12500,playout=policy,reward=place,max_moves=500000)")
     args = parser.parse_args(argv)
+    budgets = dict(BUDGETS)
+    if args.budget is not None:         # the first budget is the one whole games measure
+        given = {"level": args.budget} if isinstance(args.budget, int) else args.budget
+        budgets = {",".join(f"{k}={v}" for k, v in given.items()): given,
+                   "reference level 5": BUDGETS["reference level 5"]}
+    measured_whole = next(iter(budgets))
     print("| table | budget | first decision: median | most | whole games: mean | dearest |")
     print("|---|---|---|---|---|---|")
     for game, players in TABLES:
-        for name, budget in BUDGETS.items():
+        for name, budget in budgets.items():
             sys.stderr.write(f"\r{game} {players}p, {name}...".ljust(60))
             first = first_decisions(game, players, budget, args.deals)
             whole = (whole_games(game, players, budget, args.whole_games)
-                     if args.whole_games and name == "level 5" else [])
+                     if args.whole_games and name == measured_whole else [])
             later = (f"{statistics.mean(whole):.1f} ms | {max(whole):.1f} ms" if whole
                      else "- | -")
             sys.stderr.write("\r" + " " * 60 + "\r")   # the progress line gives way to the row
