@@ -26,6 +26,7 @@ from core import ismcts, registry
 ADAPTERS: dict[str, str] = {entry.name: entry.search for entry in registry.GAMES}
 ALGORITHMS = ismcts.ALGORITHMS
 PLAYOUTS = ismcts.PLAYOUTS
+ROOTS = ismcts.ROOTS
 REWARDS = ismcts.REWARDS
 DEFAULT_ALGORITHM = "ismcts"
 DEFAULT_EXPLORATION = 0.7
@@ -52,6 +53,17 @@ LEVELS: dict[int, dict[str, Any]] = {
     3: {"algorithm": "ismcts", "iterations": 200, "playout": "policy", "reward": "rank"},
     4: {"algorithm": "ismcts", "iterations": 2_000, "playout": "policy", "reward": "rank"},
     5: {"algorithm": "ismcts", "iterations": 12_500, "playout": "policy", "reward": "place"},
+}
+# What a level plays differently at one game's table size, where that was measured to
+# win.  Cup the Crab with two players: level 5 shares its root's iterations out by
+# sequential halving (ROOTS) rather than UCB; a selection there has up to 286 moves,
+# which 12,500 iterations spread thinly under UCB: 60.2% of 400 games against reference
+# level 5 at its CPU time, 53.9% with UCB on the same deals.  With 4 players it placed
+# higher but won less (33.5% of 240 games against three reference level 5, 36.0% with
+# UCB), and in Crabe vs Poulpe, whose roots have a handful of moves, it won less
+# (docs/ai.md, "Sequential halving at the root").
+TABLE_VARIANTS: dict[tuple[str, int], dict[int, dict[str, Any]]] = {
+    ("cup-the-crab", 2): {5: {"root": "halving"}},
 }
 # The levels as they were before issue 31, with the same play: fixed reference players
 # of the rating scale (service.ratings), so that the levels above and the ratings earned
@@ -96,18 +108,19 @@ def _int_in(name: str, value: object) -> int:
     return value
 
 
-def level_budget(level: object) -> dict[str, Any]:
-    """The algorithm, iterations and playouts of a strength level; ValueError if it is
-    not one."""
+def level_budget(level: object, game: str | None = None,
+                 players: int | None = None) -> dict[str, Any]:
+    """The algorithm, iterations and variant of a strength level (at `game`'s table of
+    `players` where TABLE_VARIANTS changes it); ValueError if it is not a level."""
     if type(level) is not int or level not in LEVELS:
         raise ValueError(f"level must be an integer from {min(LEVELS)} to {max(LEVELS)},"
                          f" got {level!r}")
-    return LEVELS[level]
+    return {**LEVELS[level], **TABLE_VARIANTS.get((game, players), {}).get(level, {})}
 
 
 def _check(state: Any, seat: object, iterations: object, time_ms: object, algorithm: object,
            exploration: object, seed: object, threads: object, playout: object = "random",
-           reward: object = "win", max_moves: object = None) -> None:
+           reward: object = "win", max_moves: object = None, root: object = "ucb") -> None:
     if (iterations is None) == (time_ms is None):
         raise ValueError("give exactly one of level, iterations and time_ms")
     if iterations is not None:
@@ -126,6 +139,11 @@ def _check(state: Any, seat: object, iterations: object, time_ms: object, algori
         raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}, got {playout!r}")
     if reward not in REWARDS:
         raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
+    if root not in ROOTS:
+        raise ValueError(f"root must be one of {', '.join(ROOTS)}, got {root!r}")
+    if root == "halving" and (algorithm != "ismcts" or iterations is None):
+        raise ValueError("root 'halving' is for ismcts with an iteration budget (it plans"
+                         " its rounds from the iterations)")
     if (type(exploration) not in (int, float) or not math.isfinite(exploration)
             or not 0 <= exploration <= 100):
         raise ValueError(f"exploration must be a number from 0 to 100, got {exploration!r}")
@@ -143,7 +161,8 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
             time_ms: float | None = None, algorithm: str | None = None,
             exploration: float = DEFAULT_EXPLORATION, seed: int = 0, threads: int = 1,
             history: list[dict[str, Any]] | None = None, playout: str | None = None,
-            reward: str | None = None, max_moves: int | None = None) -> dict[str, Any]:
+            reward: str | None = None, max_moves: int | None = None,
+            root: str | None = None) -> dict[str, Any]:
     """The move the AI suggests for `seat`, with its root statistics.
 
     Exactly one budget: a strength level (1 to 5, see LEVELS: it sets the algorithm, the
@@ -159,25 +178,29 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
     level sets them, and without one the defaults, "random" and "win", are the search as
     it was before issue 31 (REFERENCE_LEVELS).  max_moves (1 to 1,000,000,000) also stops
     the search once it has simulated that many moves in all, a repeatable cap on its
-    work where playouts are long (a game's first decisions); a level may set it.
+    work where playouts are long (a game's first decisions); a level may set it.  root
+    ("ucb", or "halving": the root's moves by sequential halving over an iteration
+    budget; docs/ai.md) chooses how the root's moves share the iterations; a level sets it.
     ValueError for a bad parameter or a seat that may not act, NotImplementedError for
     a game without an AI.
     """
     adapter = _adapter(getattr(state, "game", None))
     if level is not None:
         if (iterations is not None or time_ms is not None or algorithm is not None
-                or playout is not None or reward is not None or max_moves is not None):
+                or playout is not None or reward is not None or max_moves is not None
+                or root is not None):
             raise ValueError("give exactly one of level, iterations and time_ms"
                              " (a level sets the algorithm and the variant too)")
-        budget = level_budget(level)
+        budget = level_budget(level, state.game, state.players)
         iterations, algorithm = budget["iterations"], budget["algorithm"]
         playout, reward = budget.get("playout"), budget.get("reward")
-        max_moves = budget.get("max_moves")
+        max_moves, root = budget.get("max_moves"), budget.get("root")
     algorithm = DEFAULT_ALGORITHM if algorithm is None else algorithm
     playout = "random" if playout is None else playout
     reward = "win" if reward is None else reward
+    root = "ucb" if root is None else root
     _check(state, seat, iterations, time_ms, algorithm, exploration, seed, threads,
-           playout, reward, max_moves)
+           playout, reward, max_moves, root)
     info = adapter.info(state, seat, history)
     legal = state.legal_actions(seat)
     if len(legal) == 1:
@@ -190,7 +213,8 @@ def suggest(state: Any, seat: int, *, level: int | None = None, iterations: int 
                         info, iterations=iterations or 0,
                         time_ms=time_ms or 0, algorithm=algorithm,
                         exploration=float(exploration), seed=seed, threads=threads,
-                        playout=playout, reward=reward, max_moves=max_moves or 0)
+                        playout=playout, reward=reward, max_moves=max_moves or 0,
+                        root=root)
     order = sorted(range(len(out["actions"])),
                    key=lambda i: (-out["visits"][i], out["actions"][i]))
     seconds = out["seconds"]

@@ -44,6 +44,11 @@ PLAYOUTS = ("random", "policy")
 # order too (vtable.rank_rewards), or the place alone (vtable.place_rewards); with two
 # players all three are the same.
 REWARDS = ("win", "rank", "place")
+# The root's moves chosen by UCB, like every node's, or by sequential halving (Karnin,
+# Koren and Somekh 2013; at the root of MCTS: Pepels, Cazenave, Winands and Lanctot 2014):
+# rounds of equal tries of the moves still in, the worse half dropped after each; it
+# needs the iteration budget to plan its rounds, so ISMCTS with iterations only.
+ROOTS = ("ucb", "halving")
 
 cdef enum:
     ALG_ISMCTS = 0
@@ -113,6 +118,12 @@ ctypedef struct Worker:
     int root_n                  # how many moves it has there
     uint16_t* root_legal        # those moves, listed once: see _root_step
     int32_t* root_child         # the child of each (-1 until tried)
+    bint halving                # the root's moves by sequential halving, not UCB
+    int alive                   # halving: how many moves are still in
+    int cursor                  # halving: the next of them to try
+    int rounds_left             # halving: rounds still to play after this one
+    long round_ends             # halving: the iteration count at which this round ends
+    int* arms                   # halving: indices into root_legal, the moves still in first
 
 
 cdef inline double _now() noexcept nogil:
@@ -168,6 +179,57 @@ cdef int32_t _new_node(Worker* w, int32_t parent, int actor, int action) noexcep
     return w.n_nodes - 1
 
 
+cdef inline int _ceil_log2(int n) noexcept nogil:
+    cdef int rounds = 0
+    while (1 << rounds) < n:
+        rounds += 1
+    return rounds if rounds > 0 else 1
+
+
+cdef inline long _round_budget(const Worker* w) noexcept nogil:
+    """A halving round's iterations: what is left shared among the rounds left, and at
+    least one try of every move still in."""
+    cdef long share = (w.budget - w.done) // (w.rounds_left + 1)
+    return share if share > w.alive else w.alive
+
+
+cdef inline double _mean(const Worker* w, int arm) noexcept nogil:
+    cdef int32_t child = w.root_child[arm]
+    if child < 0 or w.nodes[child].visits == 0:
+        return -1.0                     # never tried: below every mean reward
+    return w.nodes[child].reward / w.nodes[child].visits
+
+
+cdef void _keep_better_half(Worker* w) noexcept nogil:
+    """Orders the moves still in by mean reward (insertion sort: stable, a few hundred
+    moves a few times a search) and keeps the better half, rounded up."""
+    cdef int k, j, arm
+    cdef double mean
+    for k in range(1, w.alive):
+        arm = w.arms[k]
+        mean = _mean(w, arm)
+        j = k - 1
+        while j >= 0 and _mean(w, w.arms[j]) < mean:
+            w.arms[j + 1] = w.arms[j]
+            j -= 1
+        w.arms[j + 1] = arm
+    w.alive = (w.alive + 1) // 2
+
+
+cdef int _halving_pick(Worker* w) noexcept nogil:
+    """The root move this iteration tries: the moves still in, in turn; when a round's
+    iterations are spent, the worse half is dropped and the next round begins."""
+    cdef int arm
+    if w.done >= w.round_ends and w.rounds_left > 0:
+        _keep_better_half(w)
+        w.rounds_left -= 1
+        w.cursor = 0
+        w.round_ends = w.done + _round_budget(w)
+    arm = w.arms[w.cursor]
+    w.cursor = w.cursor + 1 if w.cursor + 1 < w.alive else 0
+    return arm
+
+
 cdef int32_t _root_step(Worker* w, int actor, bint* expanded) noexcept nogil:
     """The root's step of an iteration, as the general one below takes it, without listing
     the moves again: the root's moves are the observer's own, the same in every
@@ -188,6 +250,22 @@ cdef int32_t _root_step(Worker* w, int actor, bint* expanded) noexcept nogil:
         w.root_actor = actor
         for i in range(w.root_n):
             w.root_child[i] = -1
+            w.arms[i] = i
+        w.alive, w.cursor = w.root_n, 0
+        w.rounds_left = _ceil_log2(w.root_n) - 1
+        w.round_ends = w.done + _round_budget(w)
+    if w.halving:
+        i = _halving_pick(w)
+        child = w.root_child[i]
+        expanded[0] = child < 0
+        if child < 0:
+            child = _new_node(w, 0, actor, w.root_legal[i])
+            if child < 0:
+                return -1
+            w.root_child[i] = child
+        vt.apply_action(w.work, actor, w.root_legal[i])
+        w.moves += 1
+        return child
     for i in range(w.root_n):
         child = w.root_child[i]
         if child < 0:
@@ -383,8 +461,10 @@ cdef int _alloc(Worker* w, const GameVTable* vt, long nodes) noexcept:
     w.flat_reward = <double*>calloc(vt.n_actions, sizeof(double))
     w.root_legal = <uint16_t*>malloc((vt.max_legal + 1) * sizeof(uint16_t))
     w.root_child = <int32_t*>malloc((vt.max_legal + 1) * sizeof(int32_t))
+    w.arms = <int*>malloc((vt.max_legal + 1) * sizeof(int))
     w.root_actor = -1
-    if (w.root_legal == NULL or w.root_child == NULL or w.nodes == NULL or w.work == NULL or w.legal == NULL or w.child_of == NULL
+    if (w.root_legal == NULL or w.root_child == NULL or w.arms == NULL or w.nodes == NULL
+            or w.work == NULL or w.legal == NULL or w.child_of == NULL
             or w.path == NULL or w.reward == NULL or w.flat_visits == NULL
             or w.flat_reward == NULL):
         return -1
@@ -405,7 +485,7 @@ cdef int _alloc(Worker* w, const GameVTable* vt, long nodes) noexcept:
 cdef void _release(Worker* w) noexcept:
     free(w.nodes); free(w.work); free(w.legal); free(w.child_of); free(w.path)
     free(w.reward); free(w.flat_visits); free(w.flat_reward); free(w.root_legal)
-    free(w.root_child)
+    free(w.root_child); free(w.arms)
 
 
 cdef void _check_position(const GameVTable* vt, bytes state, object info, bytes info_bytes,
@@ -432,7 +512,7 @@ cdef vt_rewards_fn _rewards_of(const GameVTable* vt, str reward) noexcept:
 def search(object vtable, bytes state, int observer, info=None, *, long iterations=0,
            double time_ms=0, str algorithm="ismcts", double exploration=0.7,
            unsigned long long seed=0, int threads=1, str playout="random",
-           str reward="win", long max_moves=0) -> dict:
+           str reward="win", long max_moves=0, str root="ucb") -> dict:
     """Searches the observer's move in `state` (the game's C state as bytes).
 
     Exactly one of iterations (in all, shared out among the threads) and time_ms (for
@@ -445,7 +525,8 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
     summed over the threads: {"best", "actions", "visits", "rewards", "simulations",
     "moves", "seconds", "cpu_seconds", "nodes", "threads"}, where rewards are sums of the
     observer's rewards and "best" is the most visited move (ISMCTS) or the best mean
-    (flat).  The caller checks that the observer may act.
+    (flat); with root="halving" (ROOTS; ISMCTS with an iteration budget), the best mean of
+    the moves left in the last round.  The caller checks that the observer may act.
     """
     cdef const GameVTable* vt = <const GameVTable*>PyCapsule_GetPointer(vtable, VTABLE_CAPSULE)
     cdef Worker* workers
@@ -461,6 +542,10 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
     _check_position(vt, state, info, info_bytes, playout)
     if reward not in REWARDS:
         raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
+    if root not in ROOTS:
+        raise ValueError(f"root must be one of {ROOTS}, got {root!r}")
+    if root == "halving" and (alg != ALG_ISMCTS or iterations <= 0):
+        raise ValueError("root='halving' is for ismcts with an iteration budget")
     if (iterations > 0) == (time_ms > 0) or iterations < 0 or time_ms < 0:
         raise ValueError("give exactly one of iterations and time_ms, positive")
     if threads < 1:
@@ -486,6 +571,7 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
             w.c = exploration
             w.budget = iterations // threads + (t < iterations % threads) if iterations else 0
             w.max_moves = max(1, max_moves // threads) if max_moves else 0
+            w.halving = root == "halving"
             rng_seed(&w.rng, rng_next(&master))
             w.max_nodes = NODE_BUDGET // threads
             if _alloc(w, vt, min(w.budget + 2, w.max_nodes) if iterations and alg == ALG_ISMCTS
@@ -500,6 +586,7 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
             elapsed = _now() - started
         visits = [0] * vt.n_actions
         rewards = [0.0] * vt.n_actions
+        finalists = set()
         total = 0
         for t in range(threads):
             w = &workers[t]
@@ -512,6 +599,8 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
                     visits[a] += w.flat_visits[a]
                     rewards[a] += w.flat_reward[a]
             else:
+                if w.halving and w.root_actor >= 0:
+                    finalists.update(w.root_legal[w.arms[a]] for a in range(w.alive))
                 child = w.nodes[0].first_child
                 while child >= 0:
                     visits[w.nodes[child].action] += w.nodes[child].visits
@@ -526,6 +615,9 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
         raise ValueError("the observer has no move to search in this state")
     if alg == ALG_FLAT:
         best = max(actions, key=lambda a: (rewards[a] / visits[a], visits[a], -a))
+    elif finalists:
+        best = max((a for a in actions if a in finalists),
+                   key=lambda a: (rewards[a] / visits[a], visits[a], -a))
     else:
         best = max(actions, key=lambda a: (visits[a], rewards[a] / visits[a], -a))
     return {

@@ -1,5 +1,7 @@
 """core.ai.suggest: legal, repeatable, honest, and strict about its parameters."""
 
+import math
+
 import pytest
 
 import core
@@ -102,9 +104,10 @@ def test_each_seat_of_a_simultaneous_selection_can_ask():
 def test_a_level_is_the_algorithm_and_iterations_core_ai_levels_gives_it(level):
     state = core.new_game(GAME, 2, seed=4)
     out = core.ai.suggest(state, 0, level=level, seed=1)
-    assert out["algorithm"] == core.ai.LEVELS[level]["algorithm"]
-    assert out["iterations"] == core.ai.LEVELS[level]["iterations"]
-    assert out == core.ai.suggest(state, 0, seed=1, **core.ai.LEVELS[level]) | {
+    budget = core.ai.level_budget(level, GAME, 2)
+    assert out["algorithm"] == budget["algorithm"] == core.ai.LEVELS[level]["algorithm"]
+    assert out["iterations"] == budget["iterations"] == core.ai.LEVELS[level]["iterations"]
+    assert out == core.ai.suggest(state, 0, seed=1, **budget) | {
         "simulations_per_second": out["simulations_per_second"], "seconds": out["seconds"],
         "cpu_seconds": out["cpu_seconds"]}
 
@@ -146,6 +149,10 @@ BAD = [
     ({"iterations": 10, "max_moves": 10**10}, "max_moves must be"),
     ({"iterations": 10, "max_moves": 1e5}, "max_moves must be"),
     ({"iterations": 10, "max_moves": True}, "max_moves must be"),
+    ({"iterations": 10, "root": "random"}, "root must be one of ucb, halving"),
+    ({"time_ms": 10, "root": "halving"}, "root 'halving' is for ismcts with an iteration budget"),
+    ({"iterations": 10, "algorithm": "flat", "root": "halving"}, "root 'halving' is for ismcts"),
+    ({"level": 5, "root": "ucb"}, "a level sets the algorithm and the variant too"),
 ]
 
 
@@ -227,3 +234,44 @@ def test_a_process_forked_after_a_threaded_search_can_search_with_threads():
 def _threaded_search(blob):
     state = core.from_bytes(blob)
     return core.ai.suggest(state, 0, iterations=500, threads=2)["move"]["type"]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_sequential_halving_tries_every_root_move_then_the_better_half_round_after_round(players):
+    state = core.new_game(GAME, players, seed=5)
+    seat = state.to_move[0]
+    legal = state.legal_actions(seat)
+    out = core.ai.suggest(state, seat, iterations=12_500, seed=3, playout="policy",
+                          reward="place", root="halving")
+    visits = sorted((row["visits"] for row in out["stats"]), reverse=True)
+    assert len(visits) == len(legal) and sum(visits) == 12_500 == out["iterations"]
+    # The first round tries every move alike (one try more for some: the round robin);
+    # the moves tried more than that are the half kept for the next round, at most.
+    first_round = visits[-1]
+    assert 2 <= sum(v > first_round + 1 for v in visits) <= (len(legal) + 1) // 2
+    # The last round's two moves were tried alike in every round (one try apart at most a
+    # round), and the better mean of the two is played.
+    finalists = out["stats"][:2]
+    rounds = math.ceil(math.log2(len(legal)))
+    assert abs(finalists[0]["visits"] - finalists[1]["visits"]) <= rounds
+    # and the last round's tries (a share of the budget) went to them alone
+    assert finalists[1]["visits"] - out["stats"][2]["visits"] >= 12_500 // rounds // 4
+    assert out["move"] == max(finalists, key=lambda row: row["win_rate"])["move"]
+    again = core.ai.suggest(state, seat, iterations=12_500, seed=3, playout="policy",
+                            reward="place", root="halving")
+    assert again["stats"] == out["stats"]
+
+
+
+def test_level_5_halves_its_root_with_two_players_in_cup_the_crab_only():
+    """core.ai.TABLE_VARIANTS: where sequential halving was measured to win."""
+    assert core.ai.level_budget(5, GAME, 2) == {**core.ai.LEVELS[5], "root": "halving"}
+    assert core.ai.level_budget(5, GAME, 4) == core.ai.LEVELS[5]
+    assert core.ai.level_budget(5, "crabe-vs-poulpe", 2) == core.ai.LEVELS[5]
+    assert core.ai.level_budget(4, GAME, 2) == core.ai.LEVELS[4]
+    for players, root in ((2, "halving"), (4, "ucb")):
+        state = core.new_game(GAME, players, seed=6)
+        seat = state.to_move[0]
+        by_level = core.ai.suggest(state, seat, level=5, seed=2)
+        by_budget = core.ai.suggest(state, seat, seed=2, **core.ai.LEVELS[5], root=root)
+        assert by_level["stats"] == by_budget["stats"]

@@ -14,7 +14,12 @@ from tests.ai.test_cvp_ai import history, positions
 VARIANTS = [{"playout": "policy"}, {"reward": "rank"}, {"playout": "policy", "reward": "rank"},
             {"reward": "place"}, {"playout": "policy", "reward": "place"},
             # a cap on the moves simulated that stops the search before its iterations
-            {"playout": "policy", "reward": "place", "max_moves": 4_000}]
+            {"playout": "policy", "reward": "place", "max_moves": 4_000},
+            # the root's moves by sequential halving (ISMCTS only)
+            {"playout": "policy", "reward": "place", "root": "halving"}]
+# Each variant with each algorithm that takes it (flat Monte Carlo has no tree root to halve).
+SEARCHES = [(variant, algorithm) for variant in VARIANTS for algorithm in ("ismcts", "flat")
+            if algorithm == "ismcts" or "root" not in variant]
 
 
 def _strip(out):
@@ -28,8 +33,7 @@ def _cc_twin(state, seat, seed):
                 if t.snapshot() != state.snapshot())
 
 
-@pytest.mark.parametrize("algorithm", ["ismcts", "flat"])
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant, algorithm", SEARCHES)
 @pytest.mark.parametrize("seed", range(6))
 def test_cup_the_crab_twins_get_the_same_suggestion_with_every_variant(seed, variant, algorithm):
     state = random_position(200 + seed)
@@ -53,8 +57,7 @@ def test_cup_the_crab_twins_get_the_same_suggestion_at_a_game_s_first_selection(
     assert _strip(a) == _strip(b)
 
 
-@pytest.mark.parametrize("algorithm", ["ismcts", "flat"])
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant, algorithm", SEARCHES)
 @pytest.mark.parametrize("stop", ["turn", "response", "pincer", "mimic", "offer", "heal"])
 def test_crabe_vs_poulpe_twins_get_the_same_suggestion_with_every_variant(stop, variant,
                                                                          algorithm):

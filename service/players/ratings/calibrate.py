@@ -48,7 +48,8 @@ from service.players.ratings.model import ANCHORS, DEFAULT, Skill, rated
 LEVELS = (1, 2, 3, 4, 5)
 TABLES = core.PLAYERS  # each game's table sizes, as the registry gives them
 # Players of --against-references: "ref-N" is core.ai.REFERENCE_LEVELS[N], "level-N" is
-# core.ai.LEVELS[N]; only the levels that differ from their reference are played.
+# level N of core.ai (core.ai.LEVELS[N], changed at some tables by core.ai.TABLE_VARIANTS);
+# only the levels that differ from their reference are played.
 CHANGED = tuple(level for level in LEVELS
                 if core.ai.LEVELS[level] != core.ai.REFERENCE_LEVELS[level])
 
@@ -200,8 +201,10 @@ def _seeded(game: str, tables: list[int], groups, turns: int, base: int
 
 def _reference_ranks(args: tuple[str, tuple[str, ...], int]) -> list[int]:
     game, seating, seed = args
-    budgets = [(core.ai.REFERENCE_LEVELS if who.startswith("ref") else core.ai.LEVELS)
-               [int(who.split("-")[1])] for who in seating]
+    # A level by its number, so that it plays as suggest(level=N) does at this table
+    # (core.ai.TABLE_VARIANTS included); a reference by its budget.
+    budgets = [core.ai.REFERENCE_LEVELS[int(who[4:])] if who.startswith("ref")
+               else int(who.split("-")[1]) for who in seating]
     result = ladder.played(game, budgets, seed).result()
     ranks = [0] * len(seating)
     for place in result["ranking"]:
