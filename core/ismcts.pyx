@@ -615,10 +615,10 @@ def search(object vtable, bytes state, int observer, info=None, *, long iteratio
         raise ValueError("the observer has no move to search in this state")
     if alg == ALG_FLAT:
         best = max(actions, key=lambda a: (rewards[a] / visits[a], visits[a], -a))
-    elif finalists:
-        best = max((a for a in actions if a in finalists),
+    elif finalists.intersection(actions):
+        best = max(finalists.intersection(actions),
                    key=lambda a: (rewards[a] / visits[a], visits[a], -a))
-    else:
+    else:                               # UCB, or halving's last moves never tried (a full tree)
         best = max(actions, key=lambda a: (visits[a], rewards[a] / visits[a], -a))
     return {
         "best": best, "actions": actions,
