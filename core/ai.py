@@ -38,8 +38,8 @@ LIMITS = {"iterations": (1, 1_000_000), "time_ms": (1, 60_000), "threads": (1, 6
 # players, Crabe vs Poulpe), as measured on the rating scale of service.ratings (figures
 # in docs/ai.md, "Strength levels").  Iteration budgets make a level's play the same on
 # any machine; level 5 takes 25 to 65 ms of CPU a decision on average over a game on one
-# core, a big table's first selections up to about twice that (it has no max_moves cap:
-# capping them cost it strength, docs/ai.md, "A cap on the work").  Levels 3
+# core, a game's first selection 28 to 59 ms with 2 to 5 players (2026-12-07; it has no
+# max_moves cap: capping them cost it strength, docs/ai.md, "A cap on the work").  Levels 3
 # to 5 play the rules-of-thumb playouts since issue 31 (at equal CPU time they beat the
 # random ones at every table size) and back up rank rewards (with 3 to 5 players the
 # rating counts every place of the table, not only the winner's: docs/ai.md).  Level 5
