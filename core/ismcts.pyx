@@ -179,6 +179,13 @@ cdef int32_t _new_node(Worker* w, int32_t parent, int actor, int action) noexcep
     return w.n_nodes - 1
 
 
+cdef inline double _ucb(const Worker* w, Node* child) noexcept nogil:
+    """A legal child's UCB score, counting this pass as one more time it was available."""
+    child.avail += 1
+    return (child.reward / child.visits
+            + w.c * _sqrt_log(child.avail) * child.inv_sqrt_visits)
+
+
 cdef inline int _ceil_log2(int n) noexcept nogil:
     cdef int rounds = 0
     while (1 << rounds) < n:
@@ -236,8 +243,9 @@ cdef int32_t _root_step(Worker* w, int actor, bint* expanded) noexcept nogil:
     determinization (its information set fixes them), so they are listed by the first
     iteration and kept, each beside its child.  With a selection of Cup the Crab's at
     the root (up to 286 moves) the listing and the walk over the children's list were
-    about a quarter of a first decision's instructions.  Returns the child taken (applied to
-    w.work; expanded: new) or -1, as the general step would."""
+    about a quarter of a first decision's instructions.  The move is UCB's, as in the
+    general step, or with w.halving the one _halving_pick gives.  Returns the child taken
+    (applied to w.work; expanded: new) or -1, as the general step would."""
     cdef const GameVTable* vt = w.vt
     cdef Node* nodes = w.nodes
     cdef int32_t child, best = -1
@@ -272,9 +280,7 @@ cdef int32_t _root_step(Worker* w, int actor, bint* expanded) noexcept nogil:
             w.legal[untried] = i        # an index into root_legal here
             untried += 1
         else:
-            nodes[child].avail += 1
-            score = (nodes[child].reward / nodes[child].visits
-                     + w.c * _sqrt_log(nodes[child].avail) * nodes[child].inv_sqrt_visits)
+            score = _ucb(w, &nodes[child])
             if score > best_score:
                 best_score = score
                 best = child
@@ -335,9 +341,7 @@ cdef void _iterate_ismcts(Worker* w) noexcept nogil:
                 w.legal[untried] = action    # untried <= i: compacting in place is safe
                 untried += 1
             else:
-                nodes[child].avail += 1
-                score = (nodes[child].reward / nodes[child].visits
-                         + w.c * _sqrt_log(nodes[child].avail) * nodes[child].inv_sqrt_visits)
+                score = _ucb(w, &nodes[child])
                 if score > best_score:
                     best_score = score
                     best = child
