@@ -396,7 +396,7 @@ cdef enum:
 # target masks of _target_masks 8 bits apart: an empty slot reads the word's zero top byte.
 cdef uint8_t TARGET_SHIFT[CC_KINDS + 1]
 cdef uint8_t PLACES[CC_KINDS + 1]           # 1 for a Cup or a Bottle (empty slot: 0)
-cdef uint8_t CLAIMS[CC_KINDS + 1]           # the claimer's TARGET_CLASS, else 3 (no target)
+cdef uint8_t CLAIM_SHIFT[CC_KINDS + 1]      # a claimer's targets in _greedy_turn's word
 cdef uint8_t NTH_BIT5[32][5]            # the index of the x-th set bit of a 5-bit mask
 
 
@@ -407,9 +407,9 @@ cdef void _build_playout_tables() noexcept:
     TARGET_SHIFT[NO_CARD] = 24
     for bit in range(CC_KINDS):
         PLACES[bit] = TARGET_CLASS[bit] == 0
-        CLAIMS[bit] = TARGET_CLASS[bit] if TARGET_CLASS[bit] else 3
+        CLAIM_SHIFT[bit] = 8 * (TARGET_CLASS[bit] - 1) if TARGET_CLASS[bit] else 16
     PLACES[NO_CARD] = 0
-    CLAIMS[NO_CARD] = 3
+    CLAIM_SHIFT[NO_CARD] = 16
     for mask in range(32):
         x = 0
         for bit in range(5):
@@ -573,22 +573,22 @@ cdef inline void _greedy_turn(CCState* s, PlayoutTable* t, int seat, PlayoutSeat
     target (Crabs and Octopuses wait for a stack worth claiming); failing both, the
     random turn (a claim of a worthless stack, or a discard).
 
-    Written for few branches (the playouts' hot loop): every hand slot reads its claim
-    targets from one table (none for a Cup, a Bottle or an empty slot), and every Cup or
-    Bottle shares the same place targets, so the uniform (card, target) pair is found by
-    arithmetic; the pair drawn is the one a walk over the slots in order would draw."""
-    cdef unsigned int by_class[4]
-    cdef unsigned int targets
-    cdef uint32_t per_card, x
+    Written for few branches and loads (the playouts' hot loop): every hand slot shifts
+    its claim targets out of one word held in a register (none for a Cup, a Bottle or an
+    empty slot), and every Cup or Bottle shares the same place targets, so the uniform
+    (card, target) pair is found by arithmetic, without a loop; the pair drawn is the one
+    a walk over the slots in order would draw."""
+    cdef unsigned int by_class[3]
+    cdef uint32_t claims, targets, per_card, x, past
     cdef int i, kind, slot, value, placers = 0, best_i = -1, best_slot = 0, best_value = 0
     cdef int placer[CC_HAND]
     _target_masks(s, by_class)
-    by_class[3] = 0
+    claims = by_class[1] | by_class[2] << 8     # a claimer's targets: >> CLAIM_SHIFT[kind]
     for i in range(CC_HAND):
         kind = p.hand[i]
         placer[placers] = i
         placers += PLACES[kind]
-        targets = by_class[CLAIMS[kind]]
+        targets = claims >> CLAIM_SHIFT[kind] & 31
         while targets:
             slot = ctz(targets)
             targets &= targets - 1
@@ -605,11 +605,9 @@ cdef inline void _greedy_turn(CCState* s, PlayoutTable* t, int seat, PlayoutSeat
         _random_turn(s, t, seat, p, rng)
         return
     x = rng_below(rng, per_card * placers)
-    i = 0
-    while x >= per_card:
-        x -= per_card
-        i += 1
-    i = placer[i]
+    past = (x >= per_card) + (x >= 2 * per_card)    # x // per_card (placers <= 3)
+    x -= past * per_card
+    i = placer[past]
     kind = p.hand[i]
     p.hand[i] = NO_CARD
     slot = NTH_BIT5[by_class[0]][x]
