@@ -21,7 +21,7 @@ root move and then random moves to the end; the best mean reward wins.
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 from libc.math cimport log, sqrt
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID
 from cpython.pycapsule cimport PyCapsule_GetPointer
@@ -106,7 +106,8 @@ ctypedef struct Worker:
     long cap
     char* work                  # the determinization being played
     uint16_t* legal
-    int32_t* child_of           # action -> child index while one node is examined
+    uint64_t* child_of          # action -> the step's stamp << 32 | its child: see _iterate_ismcts
+    uint32_t stamp              # the tree steps taken, mod 2**32 (0 is no step's)
     int32_t* path
     double* reward              # per seat, of the playout just finished
     long* flat_visits           # flat Monte Carlo's tallies per root action
@@ -298,12 +299,20 @@ cdef int32_t _root_step(Worker* w, int actor, bint* expanded) noexcept nogil:
     return best
 
 
+cdef inline void _next_stamp(Worker* w) noexcept nogil:
+    w.stamp += 1
+    if w.stamp == 0:                    # wrapped: no entry may read as this step's
+        memset(w.child_of, 0, w.vt.n_actions * sizeof(uint64_t))
+        w.stamp = 1
+
+
 cdef void _iterate_ismcts(Worker* w) noexcept nogil:
     """One ISMCTS-SO iteration (once the tree is full, the playout starts at its leaf)."""
     cdef const GameVTable* vt = w.vt
     cdef Node* nodes
     cdef int32_t node = 0, child, best
     cdef int depth = 0, actor, n, i, untried, action
+    cdef uint64_t stamp, entry
     cdef double score, best_score
     cdef bint expanded
     vt.determinize(w.root, w.observer, w.info, &w.rng, w.work)
@@ -325,18 +334,24 @@ cdef void _iterate_ismcts(Worker* w) noexcept nogil:
         n = vt.legal_actions(w.work, actor, w.legal)
         if n == 0:                      # a game that breaks its vtable's promise
             break
+        # The node's children by action, stamped with this step: an entry of an earlier
+        # step reads as no child, so nothing is reset after (the children sit scattered
+        # through the tree, and a second walk over them was a tenth of a deep tree's time).
+        _next_stamp(w)
+        stamp = <uint64_t>w.stamp << 32
         nodes = w.nodes
         child = nodes[node].first_child
         while child >= 0:
             if nodes[child].actor == actor:
-                w.child_of[nodes[child].action] = child
+                w.child_of[nodes[child].action] = stamp | <uint32_t>child
             child = nodes[child].next_sibling
         untried = 0
         best = -1
         best_score = -1e300
         for i in range(n):
             action = w.legal[i]
-            child = w.child_of[action]
+            entry = w.child_of[action]
+            child = <int32_t>(entry & 0xFFFFFFFFu) if entry >> 32 == w.stamp else -1
             if child < 0:
                 w.legal[untried] = action    # untried <= i: compacting in place is safe
                 untried += 1
@@ -345,10 +360,6 @@ cdef void _iterate_ismcts(Worker* w) noexcept nogil:
                 if score > best_score:
                     best_score = score
                     best = child
-        child = nodes[node].first_child
-        while child >= 0:
-            w.child_of[nodes[child].action] = -1
-            child = nodes[child].next_sibling
         if untried:
             action = w.legal[rng_below(&w.rng, untried)]
             child = _new_node(w, node, actor, action)
@@ -458,7 +469,8 @@ cdef int _alloc(Worker* w, const GameVTable* vt, long nodes) noexcept:
     w.nodes = <Node*>malloc(w.cap * sizeof(Node))
     w.work = <char*>malloc(vt.state_size)
     w.legal = <uint16_t*>malloc((vt.max_legal + 1) * sizeof(uint16_t))
-    w.child_of = <int32_t*>malloc(vt.n_actions * sizeof(int32_t))
+    w.child_of = <uint64_t*>calloc(vt.n_actions, sizeof(uint64_t))
+    w.stamp = 0
     w.path = <int32_t*>malloc((vt.max_depth + 2) * sizeof(int32_t))
     w.reward = <double*>calloc(VT_MAX_PLAYERS, sizeof(double))
     w.flat_visits = <long*>calloc(vt.n_actions, sizeof(long))
@@ -472,8 +484,6 @@ cdef int _alloc(Worker* w, const GameVTable* vt, long nodes) noexcept:
             or w.path == NULL or w.reward == NULL or w.flat_visits == NULL
             or w.flat_reward == NULL):
         return -1
-    for i in range(vt.n_actions):
-        w.child_of[i] = -1
     w.nodes[0].first_child = -1
     w.nodes[0].next_sibling = -1
     w.nodes[0].visits = 0
