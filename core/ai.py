@@ -37,9 +37,9 @@ LIMITS = {"iterations": (1, 1_000_000), "time_ms": (1, 60_000), "threads": (1, 6
 # each level beats the one below in every rating pool (Cup the Crab with 2 and with 3 to 5
 # players, Crabe vs Poulpe), as measured on the rating scale of service.ratings (figures
 # in docs/ai.md, "Strength levels").  Iteration budgets make a level's play the same on
-# any machine; level 5 takes 25 to 65 ms of CPU a decision on average over a game on one
-# core, a game's first selection 28 to 59 ms with 2 to 5 players (2026-12-07; it has no
-# max_moves cap: capping them cost it strength, docs/ai.md, "A cap on the work").  Levels 3
+# any machine; a decision of level 5 takes 15 to 30 ms of CPU on average over a game on
+# one core and 50 at most (2026-12-07, with its cap at 5 players below: docs/ai.md, "The
+# dearest decisions").  Levels 3
 # to 5 play the rules-of-thumb playouts since issue 31 (at equal CPU time they beat the
 # random ones at every table size) and back up rank rewards (with 3 to 5 players the
 # rating counts every place of the table, not only the winner's: docs/ai.md).  Level 5
@@ -61,9 +61,14 @@ LEVELS: dict[int, dict[str, Any]] = {
 # level 5 at its CPU time, 53.9% with UCB on the same deals.  With 4 players it placed
 # higher but won less (33.5% of 240 games against three reference level 5, 36.0% with
 # UCB), and in Crabe vs Poulpe, whose roots have a handful of moves, it won less
-# (docs/ai.md, "Sequential halving at the root").
+# (docs/ai.md, "Sequential halving at the root").  Cup the Crab with five players: level
+# 5 also stops at 1.3 million simulated moves (max_moves), which binds in the first two
+# rounds only, where a playout runs 100 to 135 moves and a decision cost up to 56 ms; one
+# capped seat against four uncapped level 5 won 20.8% of 240 games and placed above them
+# in 50.6% of the pairs (fair: 20% and 50%; docs/ai.md, "The dearest decisions").
 TABLE_VARIANTS: dict[tuple[str, int], dict[int, dict[str, Any]]] = {
     ("cup-the-crab", 2): {5: {"root": "halving"}},
+    ("cup-the-crab", 5): {5: {"max_moves": 1_300_000}},
 }
 # The levels as they were before issue 31, with the same play: fixed reference players
 # of the rating scale (service.ratings), so that the levels above and the ratings earned

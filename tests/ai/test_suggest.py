@@ -267,6 +267,7 @@ def test_level_5_halves_its_root_with_two_players_in_cup_the_crab_only():
     """core.ai.TABLE_VARIANTS: where sequential halving was measured to win."""
     assert core.ai.level_budget(5, GAME, 2) == {**core.ai.LEVELS[5], "root": "halving"}
     assert core.ai.level_budget(5, GAME, 4) == core.ai.LEVELS[5]
+    assert "root" not in core.ai.level_budget(5, GAME, 5)
     assert core.ai.level_budget(5, "crabe-vs-poulpe", 2) == core.ai.LEVELS[5]
     assert core.ai.level_budget(4, GAME, 2) == core.ai.LEVELS[4]
     for players, root in ((2, "halving"), (4, "ucb")):
@@ -275,3 +276,23 @@ def test_level_5_halves_its_root_with_two_players_in_cup_the_crab_only():
         by_level = core.ai.suggest(state, seat, level=5, seed=2)
         by_budget = core.ai.suggest(state, seat, seed=2, **core.ai.LEVELS[5], root=root)
         assert by_level["stats"] == by_budget["stats"]
+
+
+def test_level_5_caps_its_work_at_five_players_in_cup_the_crab_only():
+    """core.ai.TABLE_VARIANTS: a 5-player game's first decisions, whose playouts run up to
+    135 moves, stop at 1.3 million simulated moves; later ones keep 12,500 iterations."""
+    cap = 1_300_000
+    assert core.ai.level_budget(5, GAME, 5) == {**core.ai.LEVELS[5], "max_moves": cap}
+    for players in (3, 4):
+        assert core.ai.level_budget(5, GAME, players) == core.ai.LEVELS[5]
+    assert core.ai.level_budget(4, GAME, 5) == core.ai.LEVELS[4]
+    first = core.new_game(GAME, 5, seed=6)
+    out = core.ai.suggest(first, first.to_move[0], level=5, seed=2)
+    assert out["iterations"] < core.ai.LEVELS[5]["iterations"]
+    assert cap <= out["moves"] < cap + 135         # stopped within one iteration of the cap
+    explicit = core.ai.suggest(first, first.to_move[0], seed=2, **core.ai.LEVELS[5],
+                               max_moves=cap)
+    assert explicit["stats"] == out["stats"]
+    later = random_position(602, 5)     # round 3: 84 moves an iteration
+    out = core.ai.suggest(later, later.to_move[0], level=5, seed=5)
+    assert out["iterations"] == core.ai.LEVELS[5]["iterations"]
