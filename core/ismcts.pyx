@@ -464,7 +464,6 @@ cdef void _run_local(Worker* w) noexcept nogil:
 
 
 cdef int _alloc(Worker* w, const GameVTable* vt, long nodes) noexcept:
-    cdef int i
     w.cap = nodes if nodes > 16 else 16
     w.nodes = <Node*>malloc(w.cap * sizeof(Node))
     w.work = <char*>malloc(vt.state_size)
