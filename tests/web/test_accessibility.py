@@ -89,6 +89,30 @@ def test_a_choice_made_by_keyboard_keeps_the_focus_and_the_live_region_says_what
     assert page.errors == []
 
 
+A_STACK_S_BADGES = """() => {
+  const slot = document.createElement("div");
+  slot.className = "slot stack";
+  slot.innerHTML = '<div class="stack-head"><b>17</b> pts'
+    + '<span class="badge bottle" title="bottled"><span class="word">bottled</span></span>'
+    + '<span class="badge claim">claim</span></div>';
+  document.querySelector(".stacks").append(slot);
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_stack_s_bottled_and_claim_badges_are_legible(web, browser, axe_source, width):
+    """The badges a stack's head shows only in some games (a Bottle played, a Crab or an
+    Octopus in hand), which the screens above meet by chance: laid beside the stacks of a
+    real Cup the Crab table, with its style sheets, and checked by axe."""
+    page = open_page(browser, f"{web.url}/play", width=width)
+    page.wait_for_selector("form.setup")
+    create_game(page, "cup-the-crab", players=3)
+    page.wait_for_selector(".cup-board .stacks")
+    page.evaluate(A_STACK_S_BADGES)
+    assert page.locator(".badge.bottle").count() >= 1
+    assert violations(page, axe_source) == []
+
+
 def test_the_join_queue_profile_and_leaderboard_screens_pass_axe_in_both_languages_at_both_widths(
         web, browser, axe_source, shots):
     """The screens issue 34 touched, each at 1280 and 390 px in English and French: a join
