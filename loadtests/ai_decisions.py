@@ -6,16 +6,15 @@ docs/benchmarks.md).
     python loadtests/ai_decisions.py                   # first decisions, 5 deals a table
     python loadtests/ai_decisions.py --whole-games 2   # and 2 whole games a table, level 5 everywhere
     python loadtests/ai_decisions.py --whole-games 2 --budget iterations=12500,playout=policy,reward=place,max_moves=500000
-    python loadtests/ai_decisions.py --whole-games 3 --repeats 3   # each cost the median of 3 runs
+    python loadtests/ai_decisions.py --whole-games 3 --repeats 3   # each cost the median of 3 passes
 
 Each figure is the search's own thread CPU time (`cpu_seconds`), one search at a time on
 one thread, so the machine's load distorts it less than wall time (a noisy VM still
 moves it by a fifth: compare two builds in one run, alternately). A search with a seed is
 repeatable, so `--repeats N` measures every decision N times, in N passes over them all,
 and counts each one's median: the dearest decision is then that decision's cost, not the
-VM's worst spell. To compare
-two builds of the core, run this file from each checkout with PYTHONPATH set to it, in
-turns.
+VM's worst spell. To compare two builds of the core, run this file from each checkout
+with PYTHONPATH set to it, in turns.
 """
 
 import argparse
